@@ -1,0 +1,83 @@
+"""The field's jargon and plain-language phrasings, mapped to the terms the governing texts use.
+
+Users write "leaked", "the ICO", "delete my record", "SAR"; the law writes "personal data
+breach", "supervisory authority", "erasure", "right of access". Expansion adds the legal terms
+to the query (never removes the user's words). The same table expands web-search queries.
+Maintained by hand: add a row when users' words and the texts' words part ways.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (pattern in the user's words, terms the governing documents use)
+EXPANSIONS: list[tuple[str, str]] = [
+    # acronyms
+    (r"\bgdpr\b", "General Data Protection Regulation"),
+    (r"\buk gdpr\b", "UK General Data Protection Regulation Data Protection Act 2018"),
+    (r"\behds\b", "European Health Data Space"),
+    (r"\bdpia\b", "data protection impact assessment"),
+    (r"\bdpo\b", "data protection officer"),
+    (r"\bsars?\b|\bsubject access\b", "right of access by the data subject"),
+    (r"\bdspt\b", "Data Security and Protection Toolkit"),
+    (r"\bndg\b", "National Data Guardian data security standards"),
+    (r"\bico\b", "supervisory authority Information Commissioner"),
+    (r"\bfhir\b", "HL7 FHIR resource profile"),
+    (r"\buk core\b", "FHIR UK Core profiles"),
+    (r"\bepr\b|\behr\b", "electronic health record"),
+    (r"\bped\b", "pre-existing disease"),
+    (r"\bsccs?\b", "standard data protection clauses"),
+    (r"\bbcrs?\b", "binding corporate rules"),
+    # plain words -> legal terms
+    (r"\b(leak(ed|s)?|hack(ed)?|ransomware|cyber ?attack|lost (laptop|usb)|stolen|data breach)\b", "personal data breach"),
+    (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
+    (r"\b(delete|deleted|deletion|erase|remove|forget)\b", "erasure right to be forgotten"),
+    (r"\b(correct|fix|wrong|inaccurate|mistake)\b", "rectification inaccurate personal data"),
+    (r"\b(copy of (my|their|his|her) (data|records?)|see (my|their) records?|access (my|their) records?)\b", "right of access"),
+    (r"\b(move|transfer|take) (my|their|his|her) (data|records?) to\b", "data portability"),
+    (r"\b(object|objection|stop (using|processing))\b", "right to object"),
+    (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),
+    (r"\b(legal (reason|basis|ground)|justification|lawful ground)\b", "lawful basis lawfulness of processing"),
+    (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
+    (r"\b(cloud provider|supplier|vendor|contractor|outsourc\w*)\b", "processor"),
+    (r"\b(abroad|overseas|outside the (eu|uk|eea)|the us\b|united states|us-based|based in the us)", "transfer third country adequacy appropriate safeguards"),
+    (r"\b(research|study|studies|clinical trial)\b", "scientific research purposes safeguards"),
+    (r"\b(unconscious|emergency|life[- ]threatening|a&e)\b", "vital interests incapable of giving consent"),
+    (r"\b(child|children|kid|teenager|under 16|minor)\b", "child parental responsibility"),
+    (r"\b(hide|restrict|limit|block) (access|who can see)\b|\bhide\b", "restrict access"),
+    (r"\bopt[- ]?out\b", "opt out"),
+    (r"\b(tell|inform|notify|let \w+ know)\b.*\b(patients?|people|individuals?|data subjects?)\b", "communication to the data subject"),
+    (r"\b(privacy notice|privacy information|what do we have to tell)\b", "information to be provided to the data subject"),
+    (r"\b(records? of processing|ropa)\b", "records of processing activities"),
+    (r"\b(encrypt\w*|security measures?)\b", "security of processing appropriate technical and organisational measures"),
+    (r"\b(automated decision|algorithm|profiling|ai)\b", "automated individual decision-making profiling"),
+    (r"\b(family member|daughter|son|carer|relative|proxy|on (my|their) behalf)\b", "representative proxy access"),
+    (r"\b(cross[- ]border|another eu country|abroad in the eu|travel)\b", "MyHealth@EU cross-border"),
+    (r"\b(reuse|re-use|secondary)\b", "secondary use"),
+    (r"\b(break[- ]glass)\b", "emergency access override"),
+    # insurance wording
+    (r"\b(co-?pay(ment)?)\b", "co-payment"),
+    (r"\bsum insured\b|\bsi\b", "sum insured"),
+    (r"\bfree[- ]look\b", "free look period"),
+    (r"\bgrace\b", "grace period"),
+    (r"\b(room rent|room charges?)\b", "room rent boarding nursing"),
+    (r"\bwaiting\b", "waiting period"),
+    (r"\b(excluded|not covered|exclusion)\b", "exclusions shall not be liable"),
+    # record questions: drug classes to the medicines the records name
+    (r"\b(anticoagulants?|blood thinners?)\b", "apixaban rivaroxaban warfarin edoxaban dabigatran"),
+    (r"\b(inhalers?)\b", "salbutamol inhaler"),
+    (r"\b(painkillers?|pain relief)\b", "paracetamol"),
+    (r"\b(antibiotics?)\b", "amoxicillin"),
+]
+_COMPILED = [(re.compile(pattern, re.I), terms) for pattern, terms in EXPANSIONS]
+
+
+def expansion_terms(question: str) -> list[str]:
+    """Legal and technical terms for the jargon and plain words a question uses."""
+    return [terms for pattern, terms in _COMPILED if pattern.search(question)]
+
+
+def expand(question: str) -> str:
+    """The question followed by the expansion terms (the user's words stay first)."""
+    extra = [t for t in expansion_terms(question) if t.lower() not in question.lower()]
+    return f"{question} ({'; '.join(extra)})" if extra else question

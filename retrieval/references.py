@@ -1,0 +1,121 @@
+"""Exact references (articles, paragraphs, points, recitals, principles) as matchable tokens.
+
+`GDPR Art. 9(2)(h)` becomes `ref_9`, `ref_9_2`, `ref_9_2_h` for the chunk that carries it (so a
+question about Article 9 finds it too), plus instrument-qualified forms (`gdpr_ref_9_2_h`) so
+GDPR Article 9 and EHDS Article 9 can be told apart when the question names the instrument.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+INSTRUMENTS = {
+    "gdpr": "gdpr",
+    "uk gdpr": "gdpr",
+    "general data protection regulation": "gdpr",
+    "2016/679": "gdpr",
+    "ehds": "ehds",
+    "european health data space": "ehds",
+    "2025/327": "ehds",
+    "caldicott": "caldicott",
+    "ndg": "ndg",
+    "national data guardian": "ndg",
+}
+_INSTRUMENT_RE = re.compile(
+    r"\b(" + "|".join(re.escape(name) for name in sorted(INSTRUMENTS, key=len, reverse=True)) + r")\b", re.I
+)
+_PATH = r"(\d{1,3})((?:\s?\(\s?(?:\d{1,2}|[a-z]{1,2}|[ivx]{1,5})\s?\))*)"
+_ARTICLE_RE = re.compile(r"\b(?:articles?|arts?\.?)\s*" + _PATH, re.I)
+_BARE_PATH_RE = re.compile(r"(?<![\w(])(\d{1,3})((?:\((?:\d{1,2}|[a-z]{1,2}|[ivx]{1,5})\))+)")
+_RANGE_RE = re.compile(r"\b(?:articles|arts\.?)\s*(\d{1,3})\s*(?:to|-|–|and)\s*(\d{1,3})\b", re.I)
+_PARAGRAPH_OF_RE = re.compile(r"\bparagraph\s+(\d{1,2})\s+of\s+(?:articles?|arts?\.?)\s*(\d{1,3})", re.I)
+_NAMED_RE = re.compile(r"\b(recital|principle|standard)s?\s+(?:no\.?\s*)?(\d{1,3})\b", re.I)
+_PART_RE = re.compile(r"\(\s?([0-9a-z]{1,5})\s?\)", re.I)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One structured reference: the kind, its path and the instrument if known."""
+
+    kind: str  # "ref" for articles, or "recital", "principle", "standard"
+    path: tuple[str, ...]
+    instrument: str | None = None
+
+    def tokens(self, ancestors: bool) -> list[str]:
+        """Sparse tokens for this reference; ancestors add ref_9 and ref_9_2 for ref_9_2_h."""
+        depths = range(1, len(self.path) + 1) if ancestors else [len(self.path)]
+        out: list[str] = []
+        for depth in depths:
+            base = f"{self.kind}_{'_'.join(self.path[:depth])}"
+            out.append(base)
+            if self.instrument:
+                out.append(f"{self.instrument}_{base}")
+        return out
+
+
+def _path(number: str, parts: str) -> tuple[str, ...]:
+    return (number, *(p.lower() for p in _PART_RE.findall(parts)))
+
+
+def _instrument_in(text: str) -> str | None:
+    match = _INSTRUMENT_RE.search(text)
+    return INSTRUMENTS[match.group(1).lower()] if match else None
+
+
+def parse_references(text: str) -> list[Reference]:
+    """All references named in free text (a question or a citation), in order, without duplicates."""
+    instrument = _instrument_in(text)
+    found: list[Reference] = []
+    spans: list[tuple[int, int]] = []
+    for match in _PARAGRAPH_OF_RE.finditer(text):
+        found.append(Reference("ref", (match.group(2), match.group(1)), instrument))
+        spans.append(match.span())
+    for match in _RANGE_RE.finditer(text):
+        first, last = int(match.group(1)), int(match.group(2))
+        if 0 < last - first <= 15:
+            found.extend(Reference("ref", (str(n),), instrument) for n in range(first, last + 1))
+            spans.append(match.span())
+    for match in _ARTICLE_RE.finditer(text):
+        if not any(a <= match.start() < b for a, b in spans):
+            found.append(Reference("ref", _path(match.group(1), match.group(2)), instrument))
+            spans.append(match.span())
+    for match in _BARE_PATH_RE.finditer(text):
+        if not any(a <= match.start() < b for a, b in spans):
+            found.append(Reference("ref", _path(match.group(1), match.group(2)), instrument))
+    for match in _NAMED_RE.finditer(text):
+        found.append(Reference(match.group(1).lower(), (match.group(2),), instrument))
+    unique: list[Reference] = []
+    for ref in found:
+        if ref not in unique:
+            unique.append(ref)
+    return unique
+
+
+NHS_NUMBER_RE = re.compile(r"(?<!\d)(\d{3})[ -]?(\d{3})[ -]?(\d{4})(?!\d)")
+_RECORD_ID_RE = re.compile(r"\b[A-Za-z]{2,5}-\d{3,}\b")
+_UIN_RE = re.compile(r"\b[A-Z]{5,}\d{2,}[A-Z0-9]*V\d{6}\b")
+
+
+def identifier_tokens(text: str) -> list[str]:
+    """Exact identifiers: NHS numbers, record ids such as pat-0007, insurance product UINs."""
+    tokens = [f"nhs_{a}{b}{c}" for a, b, c in NHS_NUMBER_RE.findall(text)]
+    tokens += [f"id_{m.lower()}" for m in _RECORD_ID_RE.findall(text)]
+    tokens += [f"id_{m.lower()}" for m in _UIN_RE.findall(text)]
+    return list(dict.fromkeys(tokens))
+
+
+def citation_tokens(citation: str) -> list[str]:
+    """Tokens a chunk carries for its own citation, ancestors included."""
+    tokens: list[str] = []
+    for ref in parse_references(citation):
+        tokens.extend(t for t in ref.tokens(ancestors=True) if t not in tokens)
+    return tokens
+
+
+def question_tokens(question: str) -> list[str]:
+    """Tokens for the references and identifiers a question names: only the most specific form of each."""
+    tokens: list[str] = []
+    for ref in parse_references(question):
+        tokens.extend(t for t in ref.tokens(ancestors=False) if t not in tokens)
+    return tokens + [t for t in identifier_tokens(question) if t not in tokens]

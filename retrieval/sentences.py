@@ -1,0 +1,32 @@
+"""Sentence splitting shared by ingest (sentence vectors for reranking) and refine (knowledge strips)."""
+
+from __future__ import annotations
+
+import re
+
+_BOUNDARY_RE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"'‘“0-9])|\n+")
+# Abbreviations that end in a full stop but do not end a sentence.
+_ABBREVIATIONS = re.compile(r"\b(?:Art|Arts|No|Nos|para|e\.g|i\.e|cf|etc|Dr|Mr|Mrs|Ms|St|p|pp|vs|Rs|approx|incl)\.$", re.I)
+MIN_WORDS = 3
+MAX_SENTENCES = 64
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences (and list points) of a passage, short fragments joined to their neighbour."""
+    raw = [p.strip() for p in _BOUNDARY_RE.split(text) if p and p.strip()]
+    merged: list[str] = []
+    for piece in raw:
+        if merged and (_ABBREVIATIONS.search(merged[-1]) or len(merged[-1].split()) < MIN_WORDS):
+            merged[-1] = f"{merged[-1]} {piece}"
+        else:
+            merged.append(piece)
+    if len(merged) > 1 and len(merged[-1].split()) < MIN_WORDS:
+        last = merged.pop()
+        merged[-1] = f"{merged[-1]} {last}"
+    return merged
+
+
+def sentences_for_index(text: str) -> list[str]:
+    """Sentences that get their own vector at ingest (bounded, never empty)."""
+    sentences = split_sentences(text)[:MAX_SENTENCES]
+    return sentences or [text.strip()]
