@@ -1,0 +1,165 @@
+"""Turn provision-sized units into chunks of about `chunk_words` words.
+
+A unit that fits is one chunk. A longer one is split recursively at the largest boundary that
+works (blank line, point such as `(a)`, line, sentence, word), packed greedily, with a small
+overlap so a sentence cut at a boundary is still found. A piece that starts at point `(c)` of
+paragraph `GDPR Art. 13(2)` is cited `GDPR Art. 13(2)(c)`; its reference tokens name every
+point it holds.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from core.types import Chunk
+from ingest.units import LoadedDocument, Unit
+from retrieval.references import citation_tokens, identifier_tokens
+
+_POINT_LINE_RE = re.compile(r"^\(([a-z]{1,2}|[ivx]{1,5})\)\s", re.M)
+_SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+(?=[A-Z(\"'‘“0-9])")
+_NAMESPACE = uuid.UUID("6f1c1f1e-2b7a-4d0e-9a51-3c0b8d5e7a10")
+
+_SEPARATORS: list[re.Pattern[str] | None] = [
+    re.compile(r"\n\s*\n"),
+    re.compile(r"\n(?=\([a-z]{1,2}\)\s)"),
+    re.compile(r"\n"),
+    _SENTENCE_RE,
+    None,  # words
+]
+
+
+def _word_count(text: str) -> int:
+    return len(text.split())
+
+
+def _pieces(text: str, level: int) -> list[str]:
+    separator = _SEPARATORS[level]
+    if separator is None:
+        return text.split()
+    return [p.strip() for p in separator.split(text) if p.strip()]
+
+
+def split_text(text: str, max_words: int, overlap_words: int, level: int = 0) -> list[str]:
+    """Pieces of at most about max_words words, split at the largest boundary that works."""
+    if _word_count(text) <= max_words:
+        return [text.strip()]
+    if level >= len(_SEPARATORS):
+        return [text.strip()]
+    pieces = _pieces(text, level)
+    if len(pieces) <= 1:
+        return split_text(text, max_words, overlap_words, level + 1)
+    joiner = " " if _SEPARATORS[level] in (None, _SENTENCE_RE) else "\n"
+    out: list[str] = []
+    current: list[str] = []
+    for piece in pieces:
+        if _word_count(piece) > max_words:
+            if current:
+                out.append(joiner.join(current))
+                current = []
+            out.extend(split_text(piece, max_words, overlap_words, level + 1))
+            continue
+        if current and _word_count(joiner.join([*current, piece])) > max_words:
+            out.append(joiner.join(current))
+            current = _overlap_tail(current, overlap_words)
+        current.append(piece)
+    if current:
+        out.append(joiner.join(current))
+    return out
+
+
+def _overlap_tail(pieces: list[str], overlap_words: int) -> list[str]:
+    """The last pieces of a full chunk, up to overlap_words words, to start the next one."""
+    tail: list[str] = []
+    for piece in reversed(pieces):
+        if _word_count(" ".join([piece, *tail])) > overlap_words:
+            break
+        tail.insert(0, piece)
+    return tail
+
+
+_ROMAN = {"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"}
+
+
+def _letter_points(piece: str, previous: str | None) -> list[str]:
+    """Letter points that start a line, in order; (i) after (h) is a point, otherwise a sub-point."""
+    points: list[str] = []
+    last = previous
+    for label in _POINT_LINE_RE.findall(piece):
+        follows = last is not None and len(label) == 1 and len(last) == 1 and ord(label) == ord(last) + 1
+        if label in _ROMAN and not follows:
+            continue
+        if len(label) == 1:
+            points.append(label)
+            last = label
+    return points
+
+
+def _paragraph_groups(citation: str) -> int:
+    """How many (...) groups follow the article number: 1 for Art. 13(2), 2 for Art. 9(2)(h)."""
+    match = re.search(r"Art\.\s*\d+[a-z]?((?:\([^)]*\))*)", citation)
+    return match.group(1).count("(") if match else 0
+
+
+def _point_citation(base: str, piece: str, previous: str | None, continues: bool) -> tuple[str, list[str], str | None]:
+    """Citation and points of one piece of a split paragraph; continues the previous point if needed."""
+    if _paragraph_groups(base) != 1:
+        return base, [], previous
+    points = _letter_points(piece, previous)
+    starts_with_point = bool(points) and bool(_POINT_LINE_RE.match(piece)) and piece.startswith(f"({points[0]})")
+    if not points:
+        # Only a piece that continues the previous point mid-sentence belongs to that point;
+        # text after a finished point (a closing subparagraph, a summary) belongs to the paragraph.
+        return (f"{base}({previous})", [previous], previous) if previous and continues else (base, [], None)
+    if not starts_with_point:
+        return base, ([previous] if previous else []) + points, points[-1]
+    label = f"({points[0]})" if len(points) == 1 else f"({points[0]})-({points[-1]})"
+    return f"{base}{label}", points, points[-1]
+
+
+def chunk_unit(unit: Unit, max_words: int, overlap_words: int) -> list[tuple[str, str, list[str]]]:
+    """(text, citation, reference tokens) for each piece of a unit."""
+    pieces = split_text(unit.text, max_words, overlap_words)
+    own_refs = citation_tokens(unit.citation)
+    if len(pieces) == 1:
+        return [(pieces[0], unit.citation, own_refs)]
+    out = []
+    previous: str | None = None
+    continues = False
+    for piece in pieces:
+        citation, points, previous = _point_citation(unit.citation, piece, previous, continues)
+        continues = not piece.rstrip().endswith((".", ";", ":"))
+        refs = list(own_refs)
+        for point in points:
+            refs += [t for t in citation_tokens(f"{unit.citation}({point})") if t not in refs]
+        out.append((piece, citation, refs))
+    return out
+
+
+def chunk_id(collection: str, doc_id: str, position: int, text: str) -> str:
+    """Deterministic point id: the same chunk of the same document always gets the same id."""
+    return str(uuid.uuid5(_NAMESPACE, f"{collection}\x00{doc_id}\x00{position}\x00{text}"))
+
+
+def chunk_document(document: LoadedDocument, collection: str, max_words: int, overlap_words: int) -> list[Chunk]:
+    """All chunks of a loaded document, in order, each with the document's metadata."""
+    chunks: list[Chunk] = []
+    for unit in document.units:
+        for text, citation, refs in chunk_unit(unit, max_words, overlap_words):
+            refs = refs + [t for t in identifier_tokens(f"{citation}\n{text}") if t not in refs]
+            position = len(chunks)
+            chunks.append(
+                Chunk(
+                    chunk_id=chunk_id(collection, document.doc_id, position, text),
+                    collection=collection,
+                    doc_id=document.doc_id,
+                    position=position,
+                    text=text,
+                    citation=citation,
+                    section=unit.section,
+                    page=unit.page,
+                    refs=refs,
+                    metadata={**document.metadata, **unit.extra, "content_hash": document.content_hash},
+                )
+            )
+    return chunks

@@ -1,0 +1,252 @@
+"""Find provisions in plain text so that a chunk lines up with one provision.
+
+Three profiles, chosen by the document type:
+- legal (laws): Chapter / Section / Article headings, numbered paragraphs `1.` or `(1)`;
+  the paragraph number joins the citation (`GDPR Art. 33` + `1.` -> `GDPR Art. 33(1)`);
+- clause (policy wordings): numbered clause headings `3.1.2 ...` and named headings such as
+  Definitions, Exclusions, Waiting Period;
+- generic (guidance, commentary): Markdown and upper-case headings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ingest.units import Unit
+
+Line = tuple[str, int | None]  # text, page number
+
+_CHAPTER_RE = re.compile(r"^(chapter|section|part|title)\s+([IVXLC]+|\d+)\s*(?:[-–—:.]\s*.*)?$", re.I)
+_ARTICLE_RE = re.compile(r"^(?:article|art\.)\s+(\d{1,3}[a-z]?)\b\s*(?:[-–—:.]\s*(.*))?$", re.I)
+_ANNEX_RE = re.compile(r"^annex\s+([IVXLC]+)\b", re.I)
+_NOTE_RE = re.compile(r"^(?:editorial\s+)?note:\s", re.I)
+_PARAGRAPH_RE = re.compile(r"^(?:(\d{1,2})\.|\((\d{1,2})\))\s+\S")
+_CLAUSE_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+([A-Z(].{1,120})$")
+_NAMED_HEADINGS = (
+    "definitions",
+    "exclusions",
+    "general exclusions",
+    "specific exclusions",
+    "permanent exclusions",
+    "waiting period",
+    "waiting periods",
+    "benefits",
+    "coverage",
+    "scope of cover",
+    "claims procedure",
+    "claim procedure",
+    "general terms and conditions",
+    "terms and conditions",
+    "grace period",
+    "free look period",
+    "schedule of benefits",
+    "table of benefits",
+)
+_MARKDOWN_RE = re.compile(r"^#{1,6}\s+(.+)$")
+_ARTICLE_IN_CITATION_RE = re.compile(r"\bArt\.\s*\d+", re.I)
+
+
+def profile_for(document_type: str) -> str:
+    """The structure profile that fits a document type."""
+    if document_type == "primary_law":
+        return "legal"
+    if document_type == "policy_wording":
+        return "clause"
+    return "generic"
+
+
+@dataclass
+class _Open:
+    citation: str
+    section: str
+    page: int | None
+    lines: list[str]
+
+    def unit(self) -> Unit | None:
+        text = "\n".join(self.lines).strip()
+        return Unit(text, self.citation, self.section, self.page) if text else None
+
+
+def _instrument_prefix(citation: str) -> str:
+    """`GDPR Art. 33` -> `GDPR`; a citation without an article keeps its whole text."""
+    match = _ARTICLE_IN_CITATION_RE.search(citation)
+    return citation[: match.start()].strip() if match else citation.strip()
+
+
+def _article_number(citation: str) -> str | None:
+    match = re.search(r"\bArt\.\s*(\d+[a-z]?)", citation, re.I)
+    return match.group(1) if match else None
+
+
+def _article_level(citation: str) -> str:
+    """`GDPR Art. 9(2)(h)` -> `GDPR Art. 9`."""
+    match = re.search(r"\bArt\.\s*\d+[a-z]?", citation, re.I)
+    return citation[: match.end()] if match else citation
+
+
+def _has_paragraph(citation: str) -> bool:
+    """True when the citation already names a paragraph, e.g. `GDPR Art. 9(2)(h)`."""
+    match = _ARTICLE_IN_CITATION_RE.search(citation)
+    return bool(match) and "(" in citation[match.end() :]
+
+
+def _is_named_heading(line: str) -> bool:
+    cleaned = re.sub(r"^[\d.\s]+", "", line).strip(" :").lower()
+    return cleaned in _NAMED_HEADINGS
+
+
+def _is_upper_heading(line: str) -> bool:
+    letters = [c for c in line if c.isalpha()]
+    return 3 <= len(letters) and len(line.split()) <= 10 and all(c.isupper() for c in letters)
+
+
+def _legal_units(lines: list[Line], citation: str) -> list[Unit]:
+    prefix = _instrument_prefix(citation)
+    base = citation
+    chapter = section = ""
+    units: list[Unit] = []
+    current: _Open | None = None
+    article_title = ""
+
+    def close() -> None:
+        nonlocal current
+        if current and (unit := current.unit()):
+            units.append(unit)
+        current = None
+
+    for text, page in lines:
+        stripped = text.strip()
+        if not stripped:
+            if current:
+                current.lines.append("")
+            continue
+        if heading := _CHAPTER_RE.match(stripped):
+            close()
+            is_subsection = heading.group(1).lower() == "section"
+            chapter = chapter if is_subsection else stripped
+            section = _join(chapter, stripped) if is_subsection else stripped
+            continue
+        if article := _ARTICLE_RE.match(stripped):
+            close()
+            number = article.group(1)
+            base = citation if _article_number(citation) == number else f"{prefix} Art. {number}".strip()
+            article_title = stripped
+            continue
+        if annex := _ANNEX_RE.match(stripped):
+            citation_ = f"{prefix} Annex {annex.group(1).upper()}".strip()
+            if current is None or current.citation != citation_:
+                close()
+                current = _Open(citation_, _join(section, f"Annex {annex.group(1).upper()}"), page, [])
+            current.lines.append(stripped)
+            continue
+        if _NOTE_RE.match(stripped):
+            close()  # an editorial note belongs to the article, not to its last paragraph
+            current = _Open(_article_level(base), _join(section, article_title), page, [stripped])
+            continue
+        paragraph = _PARAGRAPH_RE.match(stripped)
+        if paragraph and not _has_paragraph(base):
+            close()
+            number = paragraph.group(1) or paragraph.group(2)
+            current = _Open(f"{base}({number})", _join(section, article_title), page, [stripped])
+            continue
+        if current is None:
+            current = _Open(base, _join(section, article_title), page, [])
+        current.lines.append(stripped)
+    close()
+    return _fold_lead_ins(units)
+
+
+def _fold_lead_ins(units: list[Unit]) -> list[Unit]:
+    """A short lead-in ("For the purposes of this Regulation:") joins the paragraph after it."""
+    out: list[Unit] = []
+    pending = ""
+    for unit in units:
+        if len(unit.text.split()) < 12 and "(" not in unit.citation.split("Art.")[-1]:
+            pending = f"{pending}\n{unit.text}".strip()
+            continue
+        if pending:
+            unit = Unit(f"{pending}\n{unit.text}", unit.citation, unit.section, unit.page, unit.extra)
+            pending = ""
+        out.append(unit)
+    if pending:
+        out.append(Unit(pending, units[-1].citation if units else "", units[-1].section if units else ""))
+    return out
+
+
+def _join(*parts: str) -> str:
+    return " / ".join(p for p in parts if p)
+
+
+def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
+    units: list[Unit] = []
+    current: _Open | None = None
+    top_section = ""
+
+    def close() -> None:
+        nonlocal current
+        if current and (unit := current.unit()):
+            units.append(unit)
+        current = None
+
+    for text, page in lines:
+        stripped = text.strip()
+        if not stripped:
+            continue
+        clause = _CLAUSE_RE.match(stripped)
+        named = _is_named_heading(stripped)
+        if clause or named or (_is_upper_heading(stripped) and len(stripped) < 80):
+            close()
+            heading = stripped
+            if clause:
+                number = clause.group(1)
+                if "." not in number:
+                    top_section = heading
+                label = f"{citation} cl. {number}"
+                section = _join(top_section, heading) if top_section != heading else heading
+            else:
+                top_section = heading
+                label = f"{citation} - {heading.title() if heading.isupper() else heading}"
+                section = heading
+            current = _Open(label, section, page, [stripped])
+            continue
+        if current is None:
+            current = _Open(citation, top_section, page, [])
+        current.lines.append(stripped)
+    close()
+    return units
+
+
+def _generic_units(lines: list[Line], citation: str) -> list[Unit]:
+    units: list[Unit] = []
+    current = _Open(citation, "", None, [])
+    for text, page in lines:
+        stripped = text.strip()
+        markdown = _MARKDOWN_RE.match(stripped)
+        if markdown or (_is_upper_heading(stripped) and len(stripped) < 80 and current.lines):
+            if unit := current.unit():
+                units.append(unit)
+            heading = markdown.group(1) if markdown else stripped
+            current = _Open(citation, heading, page, [] if markdown else [stripped])
+            continue
+        if current.page is None:
+            current.page = page
+        current.lines.append(stripped)
+    if unit := current.unit():
+        units.append(unit)
+    return units
+
+
+def split_units(lines: list[Line], citation: str, document_type: str) -> list[Unit]:
+    """Provision-sized units of a document, each with its citation, section and first page."""
+    profile = profile_for(document_type)
+    if profile == "legal":
+        return _legal_units(lines, citation)
+    if profile == "clause":
+        return _clause_units(lines, citation)
+    return _generic_units(lines, citation)
+
+
+def text_lines(text: str, page: int | None = None) -> list[Line]:
+    """Lines of a plain text, all on one page (or none)."""
+    return [(line, page) for line in text.splitlines()]

@@ -1,0 +1,112 @@
+"""Structure-aware chunking on real structure: shipped provisions, the GDPR, the EHDS, an insurance PDF."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.chunking import chunk_document, split_text
+from ingest.loaders import load_document
+from ingest.loaders.eurlex import load_convex, load_formex
+from tests.conftest import CORPUS, shared_path
+
+
+def chunks_of(path: Path, root: Path, words: int = 400, overlap: int = 50):
+    return chunk_document(load_document(path, root), root.name, words, overlap)
+
+
+def test_shipped_article_is_chunked_per_numbered_paragraph():
+    root = CORPUS / "health_governance"
+    chunks = chunks_of(root / "gdpr_art_33.txt", root)
+    assert [c.citation for c in chunks] == [f"GDPR Art. 33({n})" for n in range(1, 6)]
+    assert "72 hours" in chunks[0].text
+    assert all(c.metadata["publisher"] == "EUR-Lex" and c.metadata["hierarchy_rank"] == 1 for c in chunks)
+    assert chunks[0].refs[:2] == ["ref_33", "gdpr_ref_33"] and "ref_33_1" in chunks[0].refs
+
+
+def test_single_point_document_keeps_its_own_citation():
+    root = CORPUS / "health_governance"
+    chunks = chunks_of(root / "gdpr_art_09_2_h.txt", root)
+    assert {c.citation for c in chunks} == {"GDPR Art. 9(2)(h)"}
+    assert "ref_9_2_h" in chunks[0].refs and "ref_9_2_a" not in chunks[0].refs
+
+
+def test_every_shipped_chunk_is_bounded_and_cited():
+    for collection in ("health_governance", "secondary", "patients"):
+        root = CORPUS / collection
+        for path in sorted(root.iterdir()):
+            if path.suffix not in (".txt", ".json") or path.name.endswith(".meta.json") or (path.suffix == ".json" and path.with_suffix(".txt").exists()):
+                continue
+            for chunk in chunks_of(path, root):
+                assert chunk.text.strip() and chunk.citation
+                assert len(chunk.text.split()) <= 400 + 60, (chunk.citation, len(chunk.text.split()))
+
+
+def test_long_provision_splits_at_points_with_point_citations():
+    rows = [json.loads(line) for line in shared_path("corpora", "gdpr", "gdpr_2016_679_paragraphs.jsonl").open()]
+    paragraph = next(r for r in rows if r["citation"] == "GDPR Art. 9(2)")
+    from ingest.structure import split_units, text_lines
+    from ingest.chunking import chunk_unit
+
+    units = split_units(text_lines("Article 9 - Processing\n2. " + paragraph["text"].replace("; (", ";\n(")), "GDPR Art. 9", "primary_law")
+    pieces = chunk_unit(units[0], 120, 20)
+    citations = [c for _, c, _ in pieces]
+    assert citations[0] == "GDPR Art. 9(2)"
+    assert "GDPR Art. 9(2)(h)" in citations
+    h_piece = next(refs for _, c, refs in pieces if c == "GDPR Art. 9(2)(h)")
+    assert "ref_9_2_h" in h_piece and "ref_9_2_a" not in h_piece
+
+
+def test_gdpr_paragraphs_file_keeps_each_rows_citation(tmp_path):
+    source = shared_path("corpora", "gdpr", "gdpr_2016_679_paragraphs.jsonl")
+    document = load_document(source, source.parent)
+    chunks = chunk_document(document, "gdpr", 400, 50)
+    citations = {c.citation for c in chunks}
+    assert {"GDPR Art. 9(2)", "GDPR Art. 33(1)", "GDPR Recital 51", "GDPR Art. 83(5)"} <= citations
+    assert len({c.metadata.get("kind") for c in chunks}) == 2
+    art_33_1 = next(c for c in chunks if c.citation == "GDPR Art. 33(1)")
+    assert "72 hours" in art_33_1.text
+
+
+def test_official_gdpr_xml_becomes_article_paragraph_citations():
+    metadata, units = load_formex(shared_path("corpora", "gdpr", "gdpr-consolidated-with-corrected-preamble-en.xml"))
+    assert metadata["instrument"] == "GDPR" and metadata["version"] == "2016/679"
+    by_citation = {u.citation: u for u in units}
+    assert sum(1 for u in units if u.extra["kind"] == "recital") == 173
+    assert "72 hours" in by_citation["GDPR Art. 33(1)"].text
+    assert by_citation["GDPR Art. 9(2)"].text.count("\n(") == 10  # points (a) to (j), one per line
+    assert by_citation["GDPR Art. 4(15)"].text.startswith("(15) ‘data concerning health’")
+    assert "Section 2 - Security of personal data" in by_citation["GDPR Art. 33(1)"].section
+    assert by_citation["GDPR Art. 33(1)"].section.startswith("CHAPTER IV")
+
+
+def test_official_ehds_xhtml_becomes_article_paragraph_citations():
+    metadata, units = load_convex(shared_path("corpora", "ehds", "32025R0327_EHDS_oj_en.html"))
+    assert metadata["instrument"] == "EHDS"
+    by_citation = {u.citation: u for u in units}
+    assert sum(1 for u in units if u.extra["kind"] == "recital") == 115
+    assert "opt out at any time" in by_citation["EHDS Art. 71(1)"].text
+    assert "(a) information on the healthcare provider" in by_citation["EHDS Art. 9(2)"].text
+    assert "Annex I" in " ".join(by_citation) or any(c.startswith("EHDS Annex") for c in by_citation)
+
+
+def test_insurance_pdf_keeps_pages_and_clause_headings():
+    pdf = shared_path("corpora", "insurance", "pdf", "Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1.pdf")
+    document = load_document(pdf, pdf.parent, {"document_type": "policy_wording", "citation": "Arogya Sanjeevani"})
+    chunks = chunk_document(document, "insurance_real", 400, 50)
+    pages = {c.page for c in chunks}
+    assert min(pages) == 1 and max(pages) >= 10
+    assert any("cl." in c.citation for c in chunks)
+    exclusions = [c for c in chunks if "exclu" in c.section.lower()]
+    assert exclusions, "the Exclusions section was not detected as a heading"
+
+
+def test_split_text_respects_the_size_and_overlaps():
+    sentences = [f"Sentence number {i} talks about data protection rules." for i in range(60)]
+    pieces = split_text(" ".join(sentences), 80, 20)
+    assert len(pieces) > 3
+    assert all(len(p.split()) <= 80 for p in pieces)
+    first_tail = pieces[0].split(". ")[-1]
+    assert first_tail.rstrip(".") in pieces[1]
