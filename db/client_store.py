@@ -1,0 +1,150 @@
+"""A Qdrant server or cluster through qdrant-client: the path for users who outgrow one machine.
+
+Each index generation is a server collection; readers query an alias that the writer moves
+atomically when a generation is published. qdrant-client's local mode speaks the same API, so
+the conformance tests run this code path without a server.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Sequence
+
+from qdrant_client import QdrantClient, models
+
+from db.store import (
+    DENSE,
+    INDEXED_FIELDS,
+    RRF_K,
+    SENTENCES,
+    SPARSE,
+    Filters,
+    Hit,
+    SearchLists,
+    SearchQuery,
+    StoredPoint,
+    VectorStore,
+)
+
+UPSERT_BATCH = 256
+
+
+def _condition(key: str, value: Any) -> models.FieldCondition:
+    match = models.MatchAny(any=value) if isinstance(value, list) else models.MatchValue(value=value)
+    return models.FieldCondition(key=key, match=match)
+
+
+def client_filter(filters: Filters | None, extra: list[Any] | None = None) -> models.Filter | None:
+    """Translate the store's filter dict into a qdrant-client filter."""
+    must = [_condition(k, v) for k, v in (filters or {}).items() if not k.startswith("!")]
+    must_not = [_condition(k[1:], v) for k, v in (filters or {}).items() if k.startswith("!")]
+    must += extra or []
+    if not must and not must_not:
+        return None
+    return models.Filter(must=must or None, must_not=must_not or None)
+
+
+class ClientStore(VectorStore):
+    """One collection (or the alias of the published one) on a Qdrant server."""
+
+    def __init__(self, client: QdrantClient, name: str):
+        self._client = client
+        self.name = name
+
+    @classmethod
+    def create(cls, client: QdrantClient, name: str, dimension: int) -> "ClientStore":
+        client.create_collection(
+            name,
+            vectors_config={
+                DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE),
+                SENTENCES: models.VectorParams(
+                    size=dimension,
+                    distance=models.Distance.COSINE,
+                    multivector_config=models.MultiVectorConfig(comparator=models.MultiVectorComparator.MAX_SIM),
+                ),
+            },
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+        )
+        with warnings.catch_warnings():  # local mode warns that it ignores payload indexes
+            warnings.simplefilter("ignore", UserWarning)
+            for field_name in INDEXED_FIELDS:
+                client.create_payload_index(name, field_name, models.PayloadSchemaType.KEYWORD)
+        return cls(client, name)
+
+    def upsert(self, points: Sequence[StoredPoint]) -> None:
+        for start in range(0, len(points), UPSERT_BATCH):
+            batch = [
+                models.PointStruct(
+                    id=p.id,
+                    vector={
+                        DENSE: p.dense,
+                        SPARSE: models.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
+                        SENTENCES: p.sentences,
+                    },
+                    payload=p.payload,
+                )
+                for p in points[start : start + UPSERT_BATCH]
+            ]
+            self._client.upsert(self.name, batch, wait=True)
+
+    def search(self, query: SearchQuery) -> SearchLists:
+        flt = client_filter(query.filters)
+        sparse = models.SparseVector(indices=query.sparse.indices, values=query.sparse.values)
+        prefetches = [
+            models.Prefetch(query=query.dense, using=DENSE, limit=query.limit, filter=flt),
+            models.Prefetch(query=sparse, using=SPARSE, limit=query.limit, filter=flt),
+        ]
+        rrf = models.RrfQuery(rrf=models.Rrf(k=RRF_K))
+        fused = models.Prefetch(prefetch=prefetches, query=rrf, limit=query.limit)
+        requests = [
+            models.QueryRequest(query=query.dense, using=DENSE, filter=flt, limit=query.limit, with_payload=True),
+            models.QueryRequest(query=sparse, using=SPARSE, filter=flt, limit=query.limit, with_payload=True, with_vector=[DENSE]),
+            models.QueryRequest(prefetch=prefetches, query=rrf, limit=query.limit, with_payload=True, with_vector=[DENSE]),
+            models.QueryRequest(prefetch=[fused], query=[query.dense], using=SENTENCES, limit=query.limit, with_payload=True),
+        ]
+        if query.reference_tokens:
+            ref_filter = client_filter(
+                query.filters, [models.FieldCondition(key="refs", match=models.MatchAny(any=query.reference_tokens))]
+            )
+            requests.append(
+                models.QueryRequest(
+                    query=query.dense, using=DENSE, filter=ref_filter, limit=query.limit, with_payload=True, with_vector=[DENSE]
+                )
+            )
+        results = self._client.query_batch_points(self.name, requests)
+        lists = [[self._hit(p) for p in result.points] for result in results]
+        return SearchLists(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
+
+    @staticmethod
+    def _hit(point: models.ScoredPoint) -> Hit:
+        dense = point.vector.get(DENSE) if isinstance(point.vector, dict) else None
+        return Hit(str(point.id), float(point.score), point.payload, dense)
+
+    def counts_by(self, key: str) -> dict[str, int]:
+        response = self._client.facet(self.name, key=key, limit=10_000, exact=True)
+        return {str(hit.value): int(hit.count) for hit in response.hits}
+
+    def count(self, filters: Filters | None = None) -> int:
+        return int(self._client.count(self.name, count_filter=client_filter(filters), exact=True).count)
+
+    def payloads(self, filters: Filters | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        offset = None
+        while len(out) < limit:
+            records, offset = self._client.scroll(
+                self.name,
+                scroll_filter=client_filter(filters),
+                limit=min(256, limit - len(out)),
+                offset=offset,
+                with_payload=True,
+            )
+            out.extend(r.payload or {} for r in records)
+            if offset is None:
+                break
+        return out
+
+    def finish(self) -> None:
+        """The server makes writes durable itself (upserts wait for acknowledgement)."""
+
+    def close(self) -> None:
+        """The client is shared by the backend, which closes it."""

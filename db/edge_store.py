@@ -1,0 +1,162 @@
+"""The embedded default: one Qdrant Edge shard per index generation, in-process.
+
+Published generations are never written again, so they are created without a write-ahead log
+and any number of processes (service, Studio server, CLI) can open the same one at once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import qdrant_edge as qe
+
+from db.store import (
+    DENSE,
+    INDEXED_FIELDS,
+    RRF_K,
+    SENTENCES,
+    SPARSE,
+    Filters,
+    Hit,
+    SearchLists,
+    SearchQuery,
+    StoredPoint,
+    StoreError,
+    VectorStore,
+)
+
+UPSERT_BATCH = 256
+
+
+def _condition(key: str, value: Any) -> Any:
+    if isinstance(value, list):
+        return qe.FieldCondition(key, match=qe.MatchAny(value))
+    return qe.FieldCondition(key, match=qe.MatchValue(value))
+
+
+def edge_filter(filters: Filters | None, extra: list[Any] | None = None) -> qe.Filter | None:
+    """Translate the store's filter dict into a Qdrant Edge filter."""
+    must = [_condition(k, v) for k, v in (filters or {}).items() if not k.startswith("!")]
+    must_not = [_condition(k[1:], v) for k, v in (filters or {}).items() if k.startswith("!")]
+    must += extra or []
+    if not must and not must_not:
+        return None
+    return qe.Filter(must=must or None, must_not=must_not or None)
+
+
+class EdgeStore(VectorStore):
+    """A Qdrant Edge shard in a folder."""
+
+    def __init__(self, shard: qe.EdgeShard, path: Path):
+        self._shard = shard
+        self.path = path
+
+    @classmethod
+    def create(cls, path: Path, dimension: int) -> "EdgeStore":
+        config = qe.EdgeConfig(
+            vectors={
+                DENSE: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine),
+                SENTENCES: qe.EdgeVectorParams(
+                    size=dimension,
+                    distance=qe.Distance.Cosine,
+                    multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
+                ),
+            },
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            wal_enabled=False,
+        )
+        shard = qe.EdgeShard.create(str(path), config)
+        for name in INDEXED_FIELDS:
+            shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        return cls(shard, path)
+
+    @classmethod
+    def open(cls, path: Path) -> "EdgeStore":
+        try:
+            return cls(qe.EdgeShard.load(str(path)), path)
+        except Exception as exc:  # the engine raises a bare Exception with its own message
+            raise StoreError(f"cannot open the index at {path}: {exc}") from exc
+
+    def upsert(self, points: Sequence[StoredPoint]) -> None:
+        for start in range(0, len(points), UPSERT_BATCH):
+            batch = [
+                qe.Point(
+                    p.id,
+                    {
+                        DENSE: p.dense,
+                        SPARSE: qe.SparseVector(p.sparse.indices, p.sparse.values),
+                        SENTENCES: p.sentences,
+                    },
+                    p.payload,
+                )
+                for p in points[start : start + UPSERT_BATCH]
+            ]
+            self._shard.update(qe.UpdateOperation.upsert_points(batch))
+
+    def search(self, query: SearchQuery) -> SearchLists:
+        flt = edge_filter(query.filters)
+        dense = qe.Query.Nearest(query.dense, using=DENSE)
+        sparse = qe.Query.Nearest(qe.SparseVector(query.sparse.indices, query.sparse.values), using=SPARSE)
+        prefetches = [
+            qe.Prefetch(limit=query.limit, query=dense, filter=flt),
+            qe.Prefetch(limit=query.limit, query=sparse, filter=flt),
+        ]
+        fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=qe.Fusion.Rrf(k=RRF_K))
+        requests = [
+            qe.QueryRequest(limit=query.limit, query=dense, filter=flt, with_payload=True),
+            qe.QueryRequest(limit=query.limit, query=sparse, filter=flt, with_payload=True, with_vector=[DENSE]),
+            qe.QueryRequest(
+                limit=query.limit,
+                prefetches=prefetches,
+                query=qe.Fusion.Rrf(k=RRF_K),
+                with_payload=True,
+                with_vector=[DENSE],
+            ),
+            qe.QueryRequest(
+                limit=query.limit,
+                prefetches=[fused],
+                query=qe.Query.Nearest([query.dense], using=SENTENCES),
+                with_payload=True,
+            ),
+        ]
+        if query.reference_tokens:
+            ref_filter = edge_filter(query.filters, [qe.FieldCondition("refs", match=qe.MatchAny(query.reference_tokens))])
+            requests.append(
+                qe.QueryRequest(limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE])
+            )
+        results = self._shard.query_batch(qe.QueryBatchRequest(requests))
+        lists = [[self._hit(p) for p in result] for result in results]
+        return SearchLists(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
+
+    @staticmethod
+    def _hit(point: Any) -> Hit:
+        vector = point.vector
+        dense = vector.get(DENSE) if isinstance(vector, dict) else None
+        return Hit(str(point.id), float(point.score), point.payload, dense)
+
+    def counts_by(self, key: str) -> dict[str, int]:
+        response = self._shard.facet(qe.FacetRequest(key=key, limit=10_000, exact=True))
+        return {str(hit.value): int(hit.count) for hit in response}
+
+    def count(self, filters: Filters | None = None) -> int:
+        return int(self._shard.count(qe.CountRequest(filter=edge_filter(filters), exact=True)))
+
+    def payloads(self, filters: Filters | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        offset = None
+        while len(out) < limit:
+            records, offset = self._shard.scroll(
+                qe.ScrollRequest(offset=offset, limit=min(256, limit - len(out)), filter=edge_filter(filters), with_payload=True)
+            )
+            out.extend(r.payload or {} for r in records)
+            if offset is None:
+                break
+        return out
+
+    def finish(self) -> None:
+        self._shard.optimize()
+        self._shard.flush()
+
+    def close(self) -> None:
+        self._shard.close()

@@ -1,0 +1,293 @@
+"""Index generations: a writer builds a new one beside the published one and switches atomically.
+
+- Embedded (Qdrant Edge): each generation is a folder `index/gen-NNNNNN`; the file `CURRENT`
+  names the published one and is replaced with an atomic rename. Readers hold a shared lock on
+  the folder they use, so old generations are removed only when nobody reads them.
+- Server (qdrant-client): each generation is a collection `NAME__genNNNNNN`; the alias `NAME`
+  is moved in one request.
+One writer at a time: the ingest lock names the process that holds it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import threading
+from abc import ABC, abstractmethod
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+from qdrant_client import QdrantClient, models
+
+from core.settings import Settings
+from db.client_store import ClientStore
+from db.edge_store import EdgeStore
+from db.store import StoreError, VectorStore
+
+_GEN_RE = re.compile(r"^gen-(\d{6})$")
+KEEP_GENERATIONS = 2
+
+
+class IndexBusyError(StoreError):
+    """Another process is writing the index."""
+
+
+class NoIndexError(StoreError):
+    """Nothing has been published yet."""
+
+
+@contextmanager
+def writer_lock(index_dir: Path, command: str) -> Iterator[None]:
+    """Hold the single-writer lock; a second writer stops at once, told which process holds it."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    path = index_dir / "ingest.lock"
+    handle = open(path, "a+", encoding="utf-8")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown process"
+            raise IndexBusyError(f"the index at {index_dir} is being written by {holder}; wait for it to finish") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"PID {os.getpid()} ({command})")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
+class Backend(ABC):
+    """Where generations live and how the published one is found."""
+
+    @abstractmethod
+    def create_generation(self, dimension: int) -> tuple[str, VectorStore]: ...
+
+    @abstractmethod
+    def publish(self, name: str) -> None: ...
+
+    @abstractmethod
+    def current(self) -> str | None: ...
+
+    @abstractmethod
+    def open(self, name: str) -> VectorStore:
+        """A reader for a published generation."""
+
+    @abstractmethod
+    def collect_garbage(self) -> list[str]:
+        """Remove unpublished and old generations nobody reads; returns what was removed."""
+
+    def discard(self, name: str) -> None:
+        """Remove a generation that failed to build."""
+
+    def close(self) -> None:
+        """Release the backend's own resources."""
+
+
+class EdgeBackend(Backend):
+    """Generations as Qdrant Edge shard folders under the data folder."""
+
+    def __init__(self, index_dir: Path):
+        self.index_dir = index_dir
+        self._reader_locks: dict[str, IO[str]] = {}
+
+    def _generations(self) -> list[str]:
+        if not self.index_dir.exists():
+            return []
+        return sorted(p.name for p in self.index_dir.iterdir() if p.is_dir() and _GEN_RE.match(p.name))
+
+    def create_generation(self, dimension: int) -> tuple[str, VectorStore]:
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        existing = self._generations()
+        number = int(_GEN_RE.match(existing[-1]).group(1)) + 1 if existing else 1
+        name = f"gen-{number:06d}"
+        return name, EdgeStore.create(self.index_dir / name, dimension)
+
+    def publish(self, name: str) -> None:
+        pointer = self.index_dir / "CURRENT"
+        tmp = self.index_dir / "CURRENT.tmp"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(name)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, pointer)
+        fd = os.open(self.index_dir, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def current(self) -> str | None:
+        try:
+            name = (self.index_dir / "CURRENT").read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return None
+        return name if _GEN_RE.match(name) and (self.index_dir / name).is_dir() else None
+
+    def open(self, name: str) -> VectorStore:
+        path = self.index_dir / name
+        if not path.is_dir():
+            raise NoIndexError(f"index generation {name} is missing from {self.index_dir}; run `policyrag ingest` again")
+        lock = open(path / "readers.lock", "a+", encoding="utf-8")
+        fcntl.flock(lock, fcntl.LOCK_SH)
+        try:
+            store = EdgeStore.open(path)
+        except StoreError:
+            lock.close()
+            raise
+        previous = self._reader_locks.pop(name, None)
+        if previous:
+            previous.close()
+        self._reader_locks[name] = lock
+        return store
+
+    def release(self, name: str) -> None:
+        """Drop this process's read lock on a generation it no longer uses."""
+        lock = self._reader_locks.pop(name, None)
+        if lock:
+            lock.close()
+
+    def collect_garbage(self) -> list[str]:
+        generations = self._generations()
+        current = self.current()
+        keep = set(generations[-KEEP_GENERATIONS:]) if current is None else set()
+        if current:
+            published = [g for g in generations if g <= current]
+            keep = set(published[-KEEP_GENERATIONS:]) | {g for g in generations if g > current}
+        removed = []
+        for name in generations:
+            if name in keep or name in self._reader_locks:
+                continue
+            if self._try_remove(self.index_dir / name):
+                removed.append(name)
+        return removed
+
+    def discard(self, name: str) -> None:
+        self._try_remove(self.index_dir / name)
+
+    @staticmethod
+    def _try_remove(path: Path) -> bool:
+        lock_path = path / "readers.lock"
+        with open(lock_path, "a+", encoding="utf-8") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            shutil.rmtree(path, ignore_errors=True)
+        return True
+
+    def close(self) -> None:
+        for lock in self._reader_locks.values():
+            lock.close()
+        self._reader_locks.clear()
+
+
+class ServerBackend(Backend):
+    """Generations as collections on a Qdrant server, published through an alias."""
+
+    def __init__(self, client: QdrantClient, alias: str):
+        self.client = client
+        self.alias = alias
+
+    def _generations(self) -> list[str]:
+        prefix = f"{self.alias}__gen"
+        names = [c.name for c in self.client.get_collections().collections]
+        return sorted(n for n in names if n.startswith(prefix) and n[len(prefix) :].isdigit())
+
+    def create_generation(self, dimension: int) -> tuple[str, VectorStore]:
+        existing = self._generations()
+        number = int(existing[-1].rsplit("__gen", 1)[1]) + 1 if existing else 1
+        name = f"{self.alias}__gen{number:06d}"
+        return name, ClientStore.create(self.client, name, dimension)
+
+    def publish(self, name: str) -> None:
+        operations: list[models.AliasOperations] = []
+        if self.current():
+            operations.append(models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=self.alias)))
+        operations.append(
+            models.CreateAliasOperation(create_alias=models.CreateAlias(collection_name=name, alias_name=self.alias))
+        )
+        self.client.update_collection_aliases(operations)
+
+    def current(self) -> str | None:
+        for alias in self.client.get_aliases().aliases:
+            if alias.alias_name == self.alias:
+                return alias.collection_name
+        return None
+
+    def open(self, name: str) -> VectorStore:
+        return ClientStore(self.client, self.alias)
+
+    def collect_garbage(self) -> list[str]:
+        current = self.current()
+        generations = self._generations()
+        published = [g for g in generations if current is None or g <= current]
+        keep = set(published[-KEEP_GENERATIONS:]) | {g for g in generations if current and g > current}
+        removed = [g for g in generations if g not in keep]
+        for name in removed:
+            self.client.delete_collection(name)
+        return removed
+
+    def discard(self, name: str) -> None:
+        self.client.delete_collection(name)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def make_backend(settings: Settings, client: QdrantClient | None = None) -> Backend:
+    """The embedded Edge backend by default; a Qdrant server when QDRANT_URL is set."""
+    if client is not None:
+        return ServerBackend(client, settings.qdrant_collection)
+    if settings.qdrant_url:
+        api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        return ServerBackend(QdrantClient(url=settings.qdrant_url, api_key=api_key), settings.qdrant_collection)
+    return EdgeBackend(settings.index_dir)
+
+
+class IndexReader:
+    """The published generation for queries; follows a newly published one on the next call."""
+
+    def __init__(self, backend: Backend):
+        self.backend = backend
+        self._lock = threading.Lock()
+        self._name: str | None = None
+        self._store: VectorStore | None = None
+        self._previous: tuple[str, VectorStore] | None = None
+
+    def store(self) -> VectorStore:
+        name = self.backend.current()
+        if name is None:
+            raise NoIndexError("no index has been built yet: run `make setup` or `policyrag ingest corpus`")
+        with self._lock:
+            if name != self._name or self._store is None:
+                store = self.backend.open(name)
+                self._retire_previous()
+                if self._store is not None and self._name is not None:
+                    self._previous = (self._name, self._store)  # in-flight queries may still use it
+                self._name, self._store = name, store
+            return self._store
+
+    @property
+    def generation(self) -> str | None:
+        return self._name
+
+    def _retire_previous(self) -> None:
+        if self._previous:
+            name, store = self._previous
+            store.close()
+            if isinstance(self.backend, EdgeBackend):
+                self.backend.release(name)
+            self._previous = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._retire_previous()
+            if self._store is not None:
+                self._store.close()
+            self._store = None
+            self._name = None

@@ -1,0 +1,112 @@
+"""The one store interface PolicyRAG needs, whatever Qdrant runs behind it.
+
+A store holds one index generation. Writers fill a fresh generation and publish it; readers
+query the published one. Searches return every list the retriever needs in one round trip:
+dense, sparse, Qdrant-fused (RRF) and sentence-reranked (multivector MaxSim) candidates, plus
+the chunks carrying a reference the question names.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from retrieval.sparse import SparseVector
+
+DENSE = "dense"
+SPARSE = "sparse"
+SENTENCES = "sentences"
+RRF_K = 60
+INDEXED_FIELDS = (
+    "collection",
+    "jurisdiction",
+    "document_type",
+    "provider",
+    "product",
+    "category",
+    "variant",
+    "doc_id",
+    "refs",
+    "section_key",
+    "coverage_type",
+    "kind",
+)
+
+FilterValue = str | int | bool | list[str] | list[int]
+Filters = dict[str, FilterValue]
+"""Payload filters: {"collection": "health_governance", "jurisdiction": ["EU", "UK"]};
+a key starting with "!" excludes: {"!kind": "recital"}."""
+
+
+@dataclass(frozen=True)
+class StoredPoint:
+    """One chunk as written to the index."""
+
+    id: str
+    dense: list[float]
+    sparse: SparseVector
+    sentences: list[list[float]]
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """What to look for; each list is cut at `limit`."""
+
+    dense: list[float]
+    sparse: SparseVector
+    filters: Filters = field(default_factory=dict)
+    limit: int = 50
+    reference_tokens: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    score: float
+    payload: dict[str, Any] | None = None
+    dense_vector: list[float] | None = None
+
+
+@dataclass
+class SearchLists:
+    """The candidate lists of one search, best first."""
+
+    dense: list[Hit]
+    sparse: list[Hit]
+    fused: list[Hit]
+    reranked: list[Hit]
+    referenced: list[Hit]
+
+
+class StoreError(RuntimeError):
+    """The index cannot be opened or used; the message says why and what to do."""
+
+
+class VectorStore(ABC):
+    """One index generation in Qdrant (embedded Edge shard or a server collection)."""
+
+    @abstractmethod
+    def upsert(self, points: Sequence[StoredPoint]) -> None: ...
+
+    @abstractmethod
+    def search(self, query: SearchQuery) -> SearchLists: ...
+
+    @abstractmethod
+    def counts_by(self, key: str) -> dict[str, int]:
+        """Number of chunks per value of a payload field (e.g. per collection)."""
+
+    @abstractmethod
+    def count(self, filters: Filters | None = None) -> int: ...
+
+    @abstractmethod
+    def payloads(self, filters: Filters | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
+        """Payloads of the chunks that match (no vectors)."""
+
+    @abstractmethod
+    def finish(self) -> None:
+        """Make everything written durable and compact (before publishing)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
