@@ -1,0 +1,157 @@
+"""The `policyrag` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from core.settings import Settings, get_settings
+from db.store import StoreError
+from ingest.pipeline import ingest
+from ingest.sidecar import SidecarError
+from ingest.units import LoaderError
+from retrieval.resources import Resources
+from retrieval.search import RetrievalOptions
+
+console = Console(stderr=True, soft_wrap=True)
+
+
+def _progress() -> tuple[Progress, Callable[[str, int, int], None]]:
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
+    tasks: dict[str, Any] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bar.add_task({"load": "Reading documents", "embed": "Embedding"}.get(stage, stage), total=total)
+        bar.update(tasks[stage], completed=done, total=total)
+
+    return bar, update
+
+
+def _parse_meta(pairs: list[str]) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise LoaderError(f"--meta expects key=value, got {pair!r}")
+        meta[key.strip()] = int(value) if key.strip() == "hierarchy_rank" and value.isdigit() else value
+    return meta
+
+
+def cmd_ingest(args: argparse.Namespace, resources: Resources) -> int:
+    bar, update = _progress()
+    with bar:
+        report = ingest(
+            [Path(p) for p in args.paths],
+            settings=resources.settings,
+            embedder=resources.embedder,
+            catalog=resources.catalog,
+            backend=resources.backend,
+            collection=args.collection,
+            defaults=_parse_meta(args.meta),
+            rebuild=args.rebuild,
+            progress=None if args.quiet else update,
+        )
+    for path, reason in report.failed:
+        console.print(f"[red]skipped[/red] {reason}")
+    console.print(f"{report.summary()} in {report.seconds:.1f}s")
+    return 1 if report.failed and args.strict else 0
+
+
+def cmd_setup(args: argparse.Namespace, resources: Resources) -> int:
+    """Models, sanity check and the index of everything in corpus/: idempotent, quick the second time."""
+    from retrieval.model_files import ensure_embedding_model, sanity_check
+
+    folder = ensure_embedding_model(resources.settings)
+    similar, unrelated = sanity_check(resources.embedder.embed_documents)
+    console.print(f"model ready at {folder} (similar pair {similar:.2f}, unrelated pair {unrelated:.2f})")
+    args.paths, args.collection, args.meta, args.rebuild, args.strict = [str(resources.settings.corpus_dir)], None, [], False, True
+    return cmd_ingest(args, resources)
+
+
+def cmd_search(args: argparse.Namespace, resources: Resources) -> int:
+    filters = {"collection": args.collection} if args.collection else {}
+    results = resources.retriever.retrieve(args.question, filters, args.k, RetrievalOptions(mode=args.mode))
+    if args.json:
+        rows = [
+            {
+                "citation": e.citation,
+                "document": e.document,
+                "collection": e.collection,
+                "text": e.text,
+                "page": e.page,
+                "source_url": e.source_url,
+                "publisher": e.publisher,
+                "jurisdiction": e.jurisdiction,
+                "version": e.version,
+                "effective_from": e.effective_from,
+                "hierarchy_rank": e.hierarchy_rank,
+                "scores": e.scores.model_dump(),
+            }
+            for e in results
+        ]
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    out = Console()
+    if not results:
+        out.print("No evidence found.")
+    for rank, e in enumerate(results, start=1):
+        s = e.scores
+        scores = " ".join(
+            f"{name} {value:.3f}" for name, value in (("dense", s.dense), ("sparse", s.sparse), ("fused", s.fused), ("rerank", s.rerank)) if value is not None
+        )
+        out.print(f"[bold]{rank}. {e.citation}[/bold] [dim]({e.collection}{f', p. {e.page}' if e.page else ''})[/dim]")
+        out.print(f"   {e.document} | {e.publisher}, {e.jurisdiction}, {e.version}, from {e.effective_from} | rank {e.hierarchy_rank}")
+        out.print(f"   {scores}{'  [exact reference]' if s.reference_match else ''}", style="dim")
+        out.print(f"   {e.text[:300].replace(chr(10), ' ')}{'...' if len(e.text) > 300 else ''}")
+        out.print(f"   {e.source_url}", style="dim")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="policyrag", description="Answers about governing documents, with the clause behind every answer.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("setup", help="prepare models and index everything in corpus/ (idempotent)")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_setup)
+
+    p = sub.add_parser("ingest", help="index files and folders (incremental)")
+    p.add_argument("paths", nargs="+", help="files or folders; a folder of folders is one collection per sub-folder")
+    p.add_argument("--collection", help="put everything into this collection")
+    p.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE", help="metadata for files without a sidecar (repeatable)")
+    p.add_argument("--rebuild", action="store_true", help="re-read every document and rebuild the index")
+    p.add_argument("--strict", action="store_true", help="exit with status 1 if any file was skipped")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_ingest)
+
+    p = sub.add_parser("search", help="ranked evidence for a question, with citations and scores")
+    p.add_argument("question")
+    p.add_argument("--collection")
+    p.add_argument("-k", type=int, default=5)
+    p.add_argument("--mode", choices=["dense", "sparse", "hybrid", "rerank"], default="hybrid")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+    return parser
+
+
+def main(argv: list[str] | None = None, settings: Settings | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    resources = Resources(settings or get_settings())
+    try:
+        return args.func(args, resources)
+    except (LoaderError, SidecarError, StoreError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    finally:
+        resources.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

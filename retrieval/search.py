@@ -1,0 +1,112 @@
+"""retrieve(query, filters, k) -> evidence, with every score kept apart.
+
+One round trip to Qdrant returns the dense, sparse, RRF-fused and sentence-reranked lists (and
+the chunks carrying a reference the question names). The order depends on the mode:
+dense / sparse / hybrid (Qdrant's RRF) / rerank (sentence MaxSim over the fused candidates).
+With the reference boost, chunks that carry an article reference the question names come first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from core.types import Evidence, Scores
+from db.index import IndexReader
+from db.store import Filters, Hit, SearchLists, SearchQuery
+from retrieval.embedder import Embedder
+from retrieval.expansion import expansion_terms
+from retrieval.references import question_tokens
+from retrieval.sparse import encode_query
+
+Mode = Literal["dense", "sparse", "hybrid", "rerank"]
+MIN_CANDIDATES = 50
+
+
+@dataclass(frozen=True)
+class RetrievalOptions:
+    mode: Mode = "hybrid"
+    reference_boost: bool = True
+    expansion: bool = True
+
+
+def boost_tokens(question: str) -> list[str]:
+    """Reference tokens to filter on: instrument-qualified ones when the question names the instrument."""
+    tokens = question_tokens(question)
+    references = [t for t in tokens if not t.startswith(("nhs_", "id_"))]
+    identifiers = [t for t in tokens if t.startswith(("nhs_", "id_"))]
+    qualified = [t for t in references if not t.startswith(("ref_", "recital_", "principle_", "standard_"))]
+    return (qualified or references) + identifiers
+
+
+class Retriever:
+    """Hybrid retrieval over the published index."""
+
+    def __init__(self, reader: IndexReader, embedder: Embedder):
+        self.reader = reader
+        self.embedder = embedder
+
+    def search_lists(
+        self, query: str, filters: Filters | None, limit: int, expansion: bool = True
+    ) -> tuple[np.ndarray, SearchLists]:
+        extra = " ".join(expansion_terms(query)) if expansion else ""
+        dense = self.embedder.embed_query(f"{query} {extra}".strip())
+        request = SearchQuery(
+            dense=dense.tolist(),
+            sparse=encode_query(query, extra),
+            filters=dict(filters or {}),
+            limit=limit,
+            reference_tokens=boost_tokens(query),
+        )
+        return dense, self.reader.store().search(request)
+
+    def retrieve(
+        self,
+        query: str,
+        filters: Filters | None = None,
+        k: int = 5,
+        options: RetrievalOptions = RetrievalOptions(),
+    ) -> list[Evidence]:
+        """The k best chunks for a question, best first, with provenance and all scores."""
+        query_vector, lists = self.search_lists(query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion)
+        return rank(query_vector, lists, k, options)
+
+
+def _by_id(hits: list[Hit]) -> dict[str, Hit]:
+    return {h.id: h for h in hits}
+
+
+def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: RetrievalOptions) -> list[Evidence]:
+    """Order candidates by the chosen mode and attach every score."""
+    dense, sparse, fused, reranked = (_by_id(x) for x in (lists.dense, lists.sparse, lists.fused, lists.reranked))
+    referenced = _by_id(lists.referenced) if options.reference_boost else {}
+    order_source = {"dense": lists.dense, "sparse": lists.sparse, "hybrid": lists.fused, "rerank": lists.reranked}
+    ordered = [h.id for h in order_source[options.mode]]
+    if referenced:
+        head = sorted(referenced, key=lambda i: -_dense_score(referenced[i], dense, query_vector))
+        ordered = head + [i for i in ordered if i not in referenced]
+    payloads = {h.id: h.payload for hits in (lists.dense, lists.sparse, lists.fused, lists.reranked, lists.referenced) for h in hits}
+    evidence = []
+    for chunk_id in ordered[:k]:
+        hit = fused.get(chunk_id) or referenced.get(chunk_id) or sparse.get(chunk_id) or dense.get(chunk_id)
+        scores = Scores(
+            dense=_dense_score(hit, dense, query_vector),
+            sparse=sparse[chunk_id].score if chunk_id in sparse else None,
+            fused=fused[chunk_id].score if chunk_id in fused else None,
+            rerank=reranked[chunk_id].score if chunk_id in reranked else None,
+            reference_match=chunk_id in referenced or chunk_id in _by_id(lists.referenced),
+        )
+        evidence.append(Evidence.from_payload(payloads.get(chunk_id) or {}, scores))
+    return evidence
+
+
+def _dense_score(hit: Hit, dense: dict[str, Hit], query_vector: np.ndarray) -> float:
+    """Cosine similarity even for a chunk found only by the sparse side (from its stored vector)."""
+    if hit.id in dense:
+        return dense[hit.id].score
+    if hit.dense_vector is not None:
+        vector = np.asarray(hit.dense_vector, dtype=np.float32)
+        return float(vector @ query_vector / max(np.linalg.norm(vector), 1e-12))
+    return 0.0

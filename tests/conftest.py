@@ -1,0 +1,86 @@
+"""Fixtures shared by the test suite: real models, real Qdrant, real SQLite, temporary data folders."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a model download attempt fails fast instead of hanging
+
+from core.settings import REPO_ROOT, Settings  # noqa: E402
+
+SHARED = REPO_ROOT.parent / "shared"
+CORPORA = SHARED / "corpora"
+CORPUS = REPO_ROOT / "corpus"
+
+
+def shared_path(*parts: str) -> Path:
+    """A file from ../shared, or a clean skip on a machine without it."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is not available on this machine")
+    return path
+
+
+@pytest.fixture(scope="session")
+def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Model folders built once per session (the repository's own, when `make setup` made them)."""
+    built = REPO_ROOT / "data" / "models"
+    return built if built.exists() else tmp_path_factory.mktemp("models")
+
+
+def make_settings(data_dir: Path, models_dir: Path, **overrides) -> Settings:
+    return Settings(data_dir=data_dir, models_dir=models_dir, **overrides)
+
+
+def seed_vector_cache(settings: Settings) -> None:
+    """Copy already computed vectors from the set-up catalog: content-addressed, so only time is saved."""
+    source = REPO_ROOT / "data" / "catalog.sqlite"
+    if not source.exists():
+        return
+    from db.catalog import Catalog
+
+    Catalog(settings.catalog_path).close()
+    with sqlite3.connect(settings.catalog_path) as db:
+        db.execute("ATTACH DATABASE ? AS source", (f"file:{source}?mode=ro",))
+        db.execute("INSERT OR IGNORE INTO vectors SELECT * FROM source.vectors")
+        db.commit()
+        db.execute("DETACH DATABASE source")
+
+
+@pytest.fixture
+def settings(tmp_path: Path, models_dir: Path) -> Settings:
+    return make_settings(tmp_path / "data", models_dir)
+
+
+@pytest.fixture(scope="session")
+def embedder(models_dir: Path, tmp_path_factory: pytest.TempPathFactory):
+    """One real embedding model for the whole session."""
+    from retrieval.embedder import Embedder
+
+    return Embedder(make_settings(tmp_path_factory.mktemp("embedder-data"), models_dir))
+
+
+@pytest.fixture(scope="session")
+def shipped(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder):
+    """Resources over an index of the whole shipped corpus, built once per session."""
+    from ingest.pipeline import ingest
+    from retrieval.resources import Resources
+
+    settings = make_settings(tmp_path_factory.mktemp("shipped") / "data", models_dir)
+    seed_vector_cache(settings)
+    resources = Resources(settings)
+    resources.__dict__["embedder"] = embedder
+    report = ingest([CORPUS], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend)
+    assert not report.failed, report.failed
+    yield resources
+    resources.close()
+
+
+def copy_tree(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    return target

@@ -1,0 +1,70 @@
+"""The `policyrag` command as a user runs it: a real process, a temporary data folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, REPO_ROOT
+
+POLICYRAG = [sys.executable, "-m", "cli.main"]
+
+
+@pytest.fixture
+def env(tmp_path, models_dir) -> dict[str, str]:
+    return {**os.environ, "POLICYRAG_DATA_DIR": str(tmp_path / "data"), "POLICYRAG_MODELS_DIR": str(models_dir), "HF_HUB_OFFLINE": "1"}
+
+
+def policyrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([*POLICYRAG, *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=600)
+
+
+@pytest.fixture
+def small_corpus(tmp_path) -> Path:
+    folder = tmp_path / "docs" / "health_governance"
+    folder.mkdir(parents=True)
+    for name in ("gdpr_art_33", "gdpr_art_34", "gdpr_art_09_2_h"):
+        for suffix in (".txt", ".json"):
+            shutil.copy(CORPUS / "health_governance" / f"{name}{suffix}", folder)
+    return folder
+
+
+def test_ingest_then_search_json(env, small_corpus):
+    done = policyrag("ingest", str(small_corpus), "--quiet", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "3 added" in done.stderr.replace("\n", " ")
+
+    found = policyrag("search", "How long to notify a personal data breach?", "--collection", "health_governance", "--json", env=env)
+    assert found.returncode == 0, found.stderr
+    rows = json.loads(found.stdout)
+    assert rows[0]["citation"] == "GDPR Art. 33(1)"
+    for key in ("citation", "document", "collection", "text", "page", "source_url", "scores"):
+        assert key in rows[0]
+    assert {"dense", "sparse", "fused", "rerank"} <= set(rows[0]["scores"])
+
+    readable = policyrag("search", "What does Art. 9(2)(h) allow?", env=env)
+    assert readable.returncode == 0 and "GDPR Art. 9(2)(h)" in readable.stdout.splitlines()[0]
+
+
+def test_search_before_any_ingest_says_what_to_do(env):
+    done = policyrag("search", "anything", env=env)
+    assert done.returncode == 2
+    assert "policyrag ingest" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bad_file_is_named_and_strict_mode_fails(env, small_corpus):
+    (small_corpus / "scan.pdf").write_bytes(b"%PDF-1.4 broken")
+    done = policyrag("ingest", str(small_corpus), "--quiet", "--strict", env=env)
+    assert done.returncode == 1
+    assert "scan.pdf" in done.stderr and "skipped" in done.stderr
+
+
+def test_missing_path_is_a_clear_error(env, tmp_path):
+    done = policyrag("ingest", str(tmp_path / "nowhere"), env=env)
+    assert done.returncode == 2 and "no such file or folder" in done.stderr

@@ -1,0 +1,177 @@
+"""Ingestion end to end with the real model and Qdrant Edge: incremental, atomic, locked."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from db.index import IndexBusyError, writer_lock
+from ingest.pipeline import ingest
+from retrieval.resources import Resources
+from retrieval.search import RetrievalOptions
+from tests.conftest import CORPUS, REPO_ROOT
+from tests.test_loaders import write_doc
+
+SAMPLE = ["gdpr_art_33", "gdpr_art_09_2_a", "gdpr_art_09_2_h", "caldicott_principle_7"]
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    """A small copy of the shipped corpus: one collection folder with four provisions."""
+    folder = tmp_path / "corpus" / "health_governance"
+    folder.mkdir(parents=True)
+    for name in SAMPLE:
+        for suffix in (".txt", ".json"):
+            shutil.copy(CORPUS / "health_governance" / f"{name}{suffix}", folder / f"{name}{suffix}")
+    return tmp_path / "corpus"
+
+
+@pytest.fixture
+def resources(settings, embedder):
+    made = Resources(settings)
+    made.__dict__["embedder"] = embedder
+    yield made
+    made.close()
+
+
+def run(resources: Resources, paths: list[Path], **kw):
+    return ingest(paths, settings=resources.settings, embedder=resources.embedder, catalog=resources.catalog, backend=resources.backend, **kw)
+
+
+def indexed(resources: Resources) -> dict[str, list[str]]:
+    """doc_id -> chunk citations in the published index."""
+    out: dict[str, list[str]] = {}
+    for payload in sorted(resources.reader.store().payloads(), key=lambda p: (p["doc_id"], p["position"])):
+        out.setdefault(payload["doc_id"], []).append(payload["citation"])
+    return out
+
+
+def test_first_ingest_indexes_every_document(resources, corpus):
+    report = run(resources, [corpus])
+    assert sorted(report.added) == sorted(f"health_governance/{n}" for n in SAMPLE)
+    assert report.generation == "gen-000001" and not report.failed
+    assert indexed(resources)["gdpr_art_33"] == [f"GDPR Art. 33({n})" for n in range(1, 6)]
+    assert resources.reader.store().counts_by("collection") == {"health_governance": report.chunks_written}
+
+
+def test_incremental_unchanged_changed_removed(resources, corpus):
+    run(resources, [corpus])
+    calls = resources.embedder.calls
+
+    again = run(resources, [corpus])
+    assert sorted(again.unchanged) == sorted(f"health_governance/{n}" for n in SAMPLE)
+    assert again.embeddings_computed == 0 and resources.embedder.calls == calls
+    assert again.generation is None  # nothing changed: the published index stays
+
+    folder = corpus / "health_governance"
+    (folder / "caldicott_principle_7.txt").write_text(
+        "Principle 7 - The duty to share\nThe duty to share information for individual care is as important as the duty to protect confidentiality.\n",
+        encoding="utf-8",
+    )
+    subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "refresh_hashes.py"), str(folder)], check=True, capture_output=True)
+    (folder / "gdpr_art_09_2_a.txt").unlink()
+    (folder / "gdpr_art_09_2_a.json").unlink()
+    changed = run(resources, [corpus])
+    assert changed.updated == ["health_governance/caldicott_principle_7"]
+    assert changed.removed == ["health_governance/gdpr_art_09_2_a"]
+    assert 0 < changed.embeddings_computed <= 4  # only the new text and its sentences
+    docs = indexed(resources)
+    assert "gdpr_art_09_2_a" not in docs
+    caldicott = resources.reader.store().payloads({"doc_id": "caldicott_principle_7"})
+    assert len(caldicott) == 1 and "as important as the duty to protect confidentiality" in caldicott[0]["text"]
+
+
+def test_ingesting_one_file_does_not_remove_the_rest(resources, corpus):
+    run(resources, [corpus])
+    report = run(resources, [corpus / "health_governance" / "gdpr_art_33.txt"], collection="health_governance")
+    assert report.unchanged == ["health_governance/gdpr_art_33"] and not report.removed
+    assert set(indexed(resources)) == set(SAMPLE)
+
+
+def test_bad_files_are_skipped_and_change_nothing(resources, corpus):
+    run(resources, [corpus])
+    before = indexed(resources)
+    generation = resources.backend.current()
+    folder = corpus / "health_governance"
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 not a pdf")
+    (folder / "empty.txt").write_text("  ", encoding="utf-8")
+    bad_sidecar = write_doc(folder, "doc9", "Some provision text.")
+    bad_sidecar.with_suffix(".json").write_text("{oops", encoding="utf-8")
+    report = run(resources, [corpus])
+    assert sorted(Path(p).name for p, _ in report.failed) == ["broken.pdf", "doc9.txt", "empty.txt"]
+    assert all(reason for _, reason in report.failed)
+    assert report.generation is None and resources.backend.current() == generation
+    assert indexed(resources) == before
+
+
+def test_a_changed_file_that_breaks_keeps_its_previous_version(resources, corpus):
+    run(resources, [corpus])
+    target = corpus / "health_governance" / "gdpr_art_33.json"
+    target.write_text("{not json", encoding="utf-8")
+    report = run(resources, [corpus])
+    assert [Path(p).name for p, _ in report.failed] == ["gdpr_art_33.txt"]
+    assert indexed(resources)["gdpr_art_33"] == [f"GDPR Art. 33({n})" for n in range(1, 6)]
+
+
+def test_invalid_collection_name_is_refused(resources, corpus):
+    from ingest.units import LoaderError
+
+    with pytest.raises(LoaderError, match="invalid collection name"):
+        run(resources, [corpus], collection="../etc")
+    assert resources.backend.current() is None
+
+
+def test_a_second_writer_is_told_who_holds_the_index(settings):
+    with writer_lock(settings.index_dir, "policyrag ingest corpus"):
+        with pytest.raises(IndexBusyError) as error:
+            with writer_lock(settings.index_dir, "another"):
+                pass
+    assert f"PID {os.getpid()}" in str(error.value) and "policyrag ingest corpus" in str(error.value)
+
+
+def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_published(resources, corpus, settings, tmp_path):
+    """Published generations have no write-ahead log: a second process opens the same one."""
+    run(resources, [corpus])
+    reader_store = resources.reader.store()
+    script = tmp_path / "read.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import json, sys
+            sys.path.insert(0, {str(REPO_ROOT)!r})
+            from pathlib import Path
+            from core.settings import Settings
+            from db.index import EdgeBackend, IndexReader
+            reader = IndexReader(EdgeBackend(Path({str(settings.index_dir)!r})))
+            print(json.dumps({{"generation": reader.backend.current(), "count": reader.store().count()}}))
+            reader.close()
+            """
+        ),
+        encoding="utf-8",
+    )
+    other = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert other.returncode == 0, other.stderr
+    seen = json.loads(other.stdout.strip().splitlines()[-1])
+    assert seen == {"generation": "gen-000001", "count": reader_store.count()}
+
+    write_doc(corpus / "health_governance", "extra1", "Article 1 - Extra\n1. An extra provision about retention.")
+    report = run(resources, [corpus])
+    assert report.generation == "gen-000002"
+    assert resources.reader.store().count() == reader_store.count() + 1  # the reader follows the new generation
+
+
+def test_retrieval_after_ingest_names_its_provenance(resources, corpus):
+    run(resources, [corpus])
+    evidence = resources.retriever.retrieve("How long does a controller have to notify a breach?", {"collection": "health_governance"}, 3)
+    top = evidence[0]
+    assert top.citation == "GDPR Art. 33(1)" and "72 hours" in top.text
+    assert top.publisher == "EUR-Lex" and top.jurisdiction == "EU" and top.hierarchy_rank == 1
+    assert top.source_url.startswith("https://eur-lex.europa.eu/")
+    assert top.scores.dense is not None and top.scores.sparse is not None and top.scores.fused is not None
