@@ -114,6 +114,62 @@ def cmd_search(args: argparse.Namespace, resources: Resources) -> int:
     return 0
 
 
+def _run_context(args: argparse.Namespace, services: Any) -> Any:
+    from nodes.context import RunContext
+
+    return RunContext(collection=args.collection, allow_web=not args.no_web, generator=args.generator, services=services)
+
+
+def cmd_ask(args: argparse.Namespace, resources: Resources) -> int:
+    """Run the corrective RAG graph once and print the answer (or the JSON record)."""
+    import time
+
+    from graph import graph
+    from graph.record import output_record
+    from nodes.context import Services
+
+    services = Services(resources.settings, resources)
+    context = _run_context(args, services)
+    started = time.perf_counter()
+    try:
+        if args.stream:
+            final: dict[str, Any] = {}
+            for mode, chunk in graph.stream({"question": args.question}, context=context, stream_mode=["updates", "custom", "values"]):
+                if mode == "updates":
+                    for node in chunk:
+                        console.print(f"[dim]{node} done[/dim]")
+                elif mode == "custom" and "token" in chunk and not args.json:
+                    print(chunk["token"], end="", flush=True)
+                elif mode == "values":
+                    final = chunk
+            if not args.json:
+                print()
+            output = final
+        else:
+            output = graph.invoke({"question": args.question}, context=context)
+    finally:
+        services.web.close() if "web" in services.__dict__ else None
+    record = output_record(output, (time.perf_counter() - started) * 1000)
+    if args.json:
+        print(json.dumps(record, indent=2, ensure_ascii=False, default=str))
+        return 0
+    out = Console(soft_wrap=True)
+    if not args.stream:
+        out.print(record["answer"], markup=False)
+    trust = record["trust_grade"]
+    out.print(
+        f"{record['status']} | route {record['initial_route']} -> {record['route']} | confidence {record['confidence']:.2f}"
+        f" | trust {trust['grade']}: {trust['rationale']}",
+        style="dim", markup=False,
+    )
+    for c in record["citations"]:
+        page = f", p. {c['page']}" if c["page"] else ""
+        out.print(f"[Source {c['source']}] {c['citation']} - {c['document']}{page} {c['url']}", markup=False)
+    if record["status"] != "answered":
+        out.print(record["status_detail"], style="dim", markup=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="policyrag", description="Answers about governing documents, with the clause behind every answer.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -138,6 +194,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=["dense", "sparse", "hybrid", "rerank"], default="hybrid")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("ask", help="answer a question with citations (the corrective RAG graph)")
+    p.add_argument("question")
+    p.add_argument("--collection")
+    p.add_argument("--json", action="store_true", help="print the full output record")
+    p.add_argument("--stream", action="store_true", help="show node progress and answer tokens as they come")
+    p.add_argument("--no-web", action="store_true", help="never use web search (or its offline fallback)")
+    p.add_argument("--generator", default="auto", help="auto (configured chat model, else offline), offline, groq, or provider:model")
+    p.set_defaults(func=cmd_ask)
     return parser
 
 

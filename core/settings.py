@@ -55,6 +55,30 @@ class Settings(BaseSettings):
     )
     qdrant_collection: str = Field("policyrag", description="Collection (alias) name on a Qdrant server.")
 
+    groq_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("GROQ_API_KEY", "POLICYRAG_GROQ_API_KEY"), description="Enables the Groq generator."
+    )
+    groq_model: str = Field("llama-3.3-70b-versatile", description="Groq chat model.")
+    groq_base_url: str | None = Field(None, description="Override Groq's API address (tests, proxies).")
+    chat_model: str | None = Field(
+        None, description="Any LangChain chat model as 'provider:model' for init_chat_model; wins over Groq."
+    )
+    llm_timeout_s: float = Field(20.0, gt=0, description="Timeout of one chat-model call.")
+    tavily_api_key: SecretStr | None = Field(
+        None, validation_alias=AliasChoices("TAVILY_API_KEY", "POLICYRAG_TAVILY_API_KEY"), description="Enables Tavily."
+    )
+    tavily_base_url: str | None = Field(None, description="Override Tavily's API address (tests, proxies).")
+    web_providers: list[str] = Field(
+        ["tavily", "duckduckgo", "secondary"],
+        description="Web-search providers in order; 'secondary' is the offline commentary collection.",
+    )
+    web_timeout_s: float = Field(4.0, gt=0, description="A provider slower than this is skipped.")
+    web_cache_ttl_s: float = Field(3600.0, ge=0, description="How long a web result is reused.")
+    web_failure_cooldown_s: float = Field(60.0, ge=0, description="How long a failed provider is skipped.")
+    correct_threshold: float = Field(0.6, ge=0, le=1, description="Best-chunk confidence for CORRECT.")
+    incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
+    top_k: int = Field(5, ge=1, le=50, description="Chunks retrieved per question.")
+
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
 

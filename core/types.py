@@ -80,11 +80,17 @@ class Evidence(BaseModel):
     retrieved_at: str | None = None
     refs: list[str] = Field(default_factory=list)
     scores: Scores = Field(default_factory=Scores)
+    confidence: float | None = Field(None, description="Graded relevance in [0, 1].")
+    grade_explanation: str = ""
+    highlights: list[str] = Field(default_factory=list, description="The sentences that support the question.")
     metadata: dict[str, Any] = Field(default_factory=dict, description="Extra payload (insurance fields, ...).")
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any], scores: Scores) -> "Evidence":
-        known = set(cls.model_fields) - {"document", "scores", "metadata", "origin", "retrieved_at", "effective_from"}
+        known = set(cls.model_fields) - {
+            "document", "scores", "metadata", "origin", "retrieved_at", "effective_from", "confidence",
+            "grade_explanation", "highlights",
+        }
         fields = {key: payload[key] for key in known if payload.get(key) is not None}
         extra = {k: v for k, v in payload.items() if k not in known and k not in {"title", "effective_from"}}
         return cls(
@@ -94,3 +100,21 @@ class Evidence(BaseModel):
             scores=scores,
             metadata=extra,
         )
+
+    @property
+    def strips(self) -> str:
+        """What the generator sees: the supporting sentences when refined, otherwise the whole text."""
+        return " ".join(self.highlights) if self.highlights else self.text
+
+
+class Citation(BaseModel):
+    """A `[Source i]` in an answer, resolved to the clause behind it."""
+
+    source: int
+    citation: str
+    document: str
+    url: str = ""
+    page: int | None = None
+    chunk_id: str = ""
+    origin: Origin = "local"
+

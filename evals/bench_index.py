@@ -83,20 +83,23 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
 
         terms = [document_terms(t) for t in texts]
         avg = float(np.mean([len(t) for t in terms]))
-        dense, sentences = unit(size), unit(size * 2)
-        points = [
-            StoredPoint(
-                id=f"00000000-0000-0000-0000-{i:012d}",
-                dense=dense[i].tolist(),
-                sparse=encode_document(terms[i], avg),
-                sentences=[sentences[2 * i].tolist(), sentences[2 * i + 1].tolist()],
-                payload={"text": texts[i], "collection": collections[i % 4], "citation": f"Bench {i}", "refs": []},
-            )
-            for i in range(size)
-        ]
         started = time.perf_counter()
         name, store = backend.create_generation(384)
-        store.upsert(points)
+        for start in range(0, size, 1000):  # batches, as the product's indexer writes them
+            stop = min(size, start + 1000)
+            dense, sentences = unit(stop - start), unit(2 * (stop - start))
+            store.upsert(
+                [
+                    StoredPoint(
+                        id=f"00000000-0000-0000-0000-{i:012d}",
+                        dense=dense[i - start].tolist(),
+                        sparse=encode_document(terms[i], avg),
+                        sentences=[sentences[2 * (i - start)].tolist(), sentences[2 * (i - start) + 1].tolist()],
+                        payload={"text": texts[i], "collection": collections[i % 4], "citation": f"Bench {i}", "refs": []},
+                    )
+                    for i in range(start, stop)
+                ]
+            )
         store.finish()
         store.close()
         backend.publish(name)

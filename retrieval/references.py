@@ -29,7 +29,9 @@ _PATH = r"(\d{1,3})((?:\s?\(\s?(?:\d{1,2}|[a-z]{1,2}|[ivx]{1,5})\s?\))*)"
 _ARTICLE_RE = re.compile(r"\b(?:articles?|arts?\.?)\s*" + _PATH, re.I)
 _BARE_PATH_RE = re.compile(r"(?<![\w(])(\d{1,3})((?:\((?:\d{1,2}|[a-z]{1,2}|[ivx]{1,5})\))+)")
 _RANGE_RE = re.compile(r"\b(?:articles|arts\.?)\s*(\d{1,3})\s*(?:to|-|–|and)\s*(\d{1,3})\b", re.I)
-_PARAGRAPH_OF_RE = re.compile(r"\bparagraph\s+(\d{1,2})\s+of\s+(?:articles?|arts?\.?)\s*(\d{1,3})", re.I)
+_PARAGRAPH_OF_RE = re.compile(
+    r"\bparagraph\s+(\d{1,2})\s+of\s+(?:the\s+)?(?:gdpr\s+|ehds\s+)?(?:articles?|arts?\.?)\s*(\d{1,3})", re.I
+)
 _NAMED_RE = re.compile(r"\b(recital|principle|standard)s?\s+(?:no\.?\s*)?(\d{1,3})\b", re.I)
 _PART_RE = re.compile(r"\(\s?([0-9a-z]{1,5})\s?\)", re.I)
 

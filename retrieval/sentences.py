@@ -8,6 +8,7 @@ _BOUNDARY_RE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"'‘“0-9])|\n+")
 # Abbreviations that end in a full stop but do not end a sentence.
 _ABBREVIATIONS = re.compile(r"\b(?:Art|Arts|No|Nos|para|e\.g|i\.e|cf|etc|Dr|Mr|Mrs|Ms|St|p|pp|vs|Rs|approx|incl)\.$", re.I)
 MIN_WORDS = 3
+_HEADING_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+|#+\s+|(?:article|section|chapter|annex)\s+\w+\s*[-–—:]?\s*)?[A-Z][^.;:!?]{0,90}$", re.I)
 MAX_SENTENCES = 64
 
 
@@ -16,7 +17,8 @@ def split_sentences(text: str) -> list[str]:
     raw = [p.strip() for p in _BOUNDARY_RE.split(text) if p and p.strip()]
     merged: list[str] = []
     for piece in raw:
-        if merged and (_ABBREVIATIONS.search(merged[-1]) or len(merged[-1].split()) < MIN_WORDS):
+        lead_in = merged and merged[-1].endswith(":") and not is_heading(piece)  # "shall not apply if:" + its point
+        if merged and (lead_in or _ABBREVIATIONS.search(merged[-1]) or len(merged[-1].split()) < MIN_WORDS):
             merged[-1] = f"{merged[-1]} {piece}"
         else:
             merged.append(piece)
@@ -30,3 +32,9 @@ def sentences_for_index(text: str) -> list[str]:
     """Sentences that get their own vector at ingest (bounded, never empty)."""
     sentences = split_sentences(text)[:MAX_SENTENCES]
     return sentences or [text.strip()]
+
+
+def is_heading(sentence: str) -> bool:
+    """A clause or article heading ("3.1.2 Cataract Surgery"): a label, not a statement to quote."""
+    text = sentence.strip()
+    return len(text.split()) <= 12 and not text.endswith((".", ";", ":", "?", "!")) and bool(_HEADING_RE.match(text))

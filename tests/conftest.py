@@ -84,3 +84,41 @@ def shipped(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder
 def copy_tree(source: Path, target: Path) -> Path:
     shutil.copytree(source, target)
     return target
+
+
+@pytest.fixture
+def standin(tmp_path):
+    """A local stand-in for Groq (OpenAI-compatible chat) and Tavily, stopped by PID afterwards."""
+    from tests.standins.fixture import start_standin
+
+    server = start_standin(tmp_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def make_services(shipped):
+    """Services over the shipped index with settings overrides (web providers, Groq address, ...)."""
+    from nodes.context import Services
+
+    made = []
+
+    def build(web=None, **overrides):
+        overrides.setdefault("web_providers", ["secondary"])
+        settings = shipped.settings.model_copy(update=overrides)
+        services = Services(settings, shipped, web=web)
+        made.append(services)
+        return services
+
+    yield build
+    for services in made:
+        if "web" in services.__dict__:
+            services.web.close()
+
+
+def run_graph(question: str, services, **context):
+    """One graph run with a run context; returns the final output."""
+    from graph import graph
+    from nodes.context import RunContext
+
+    return graph.invoke({"question": question}, context=RunContext(services=services, **context))

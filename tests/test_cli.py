@@ -68,3 +68,23 @@ def test_bad_file_is_named_and_strict_mode_fails(env, small_corpus):
 def test_missing_path_is_a_clear_error(env, tmp_path):
     done = policyrag("ingest", str(tmp_path / "nowhere"), env=env)
     assert done.returncode == 2 and "no such file or folder" in done.stderr
+
+
+def test_ask_answers_with_citations_and_refuses_out_of_scope(env, small_corpus):
+    assert policyrag("ingest", str(small_corpus), "--quiet", env=env).returncode == 0
+    env = {**env, "POLICYRAG_WEB_PROVIDERS": "[]"}
+    answered = policyrag("ask", "How many hours to notify a personal data breach to the supervisory authority?", "--json", env=env)
+    assert answered.returncode == 0, answered.stderr
+    record = json.loads(answered.stdout)
+    for key in ("answer", "status", "route", "initial_route", "confidence", "trust_grade", "citations", "evidence", "generator", "web_provider", "latency_ms"):
+        assert key in record
+    assert record["status"] == "answered" and "72 hours" in record["answer"]
+    assert {"source", "citation", "document", "url", "page"} <= set(record["citations"][0])
+    assert {"citation", "document", "text", "origin", "scores"} <= set(record["evidence"][0])
+    assert "total" in record["latency_ms"] and "retrieve" in record["latency_ms"]
+
+    refused = policyrag("ask", "What is the capital of France?", "--json", "--no-web", env=env)
+    assert json.loads(refused.stdout)["status"] == "refused"
+
+    streamed = policyrag("ask", "How many hours to notify a personal data breach?", "--stream", env=env)
+    assert streamed.returncode == 0 and "72 hours" in streamed.stdout and "generate done" in streamed.stderr

@@ -1,0 +1,88 @@
+"""Run a generator over evidence blocks: stream sanitised text, check citations, settle the status."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Protocol
+
+from core.types import Citation, Evidence
+from generation.chat import GenerationUnavailable
+from generation.guard import Sanitiser, check_citations, is_injection
+from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL
+from retrieval.sentences import split_sentences
+
+
+class Generator(Protocol):
+    name: str
+
+    def stream(self, question: str, blocks: list[Evidence]) -> Iterator[str]: ...
+
+
+@dataclass
+class GeneratedAnswer:
+    answer: str
+    status: str  # answered / refused / evidence_only
+    detail: str
+    generator: str
+    citations: list[Citation] = field(default_factory=list)
+    removed_citations: list[str] = field(default_factory=list)
+    sanitised: list[str] = field(default_factory=list)
+
+
+def is_refusal(text: str) -> bool:
+    return text.strip().rstrip(".").lower() == REFUSAL.rstrip(".").lower()
+
+
+def without_injections(block: Evidence) -> Evidence:
+    """Evidence with its instruction-like sentences removed (they are data, never instructions)."""
+    sentences = block.highlights or split_sentences(block.text)
+    kept = [s for s in sentences if not is_injection(s)]
+    if len(kept) == len(sentences):
+        return block
+    return block.model_copy(update={"highlights": kept or ["(text withheld: it contained instructions)"]})
+
+
+def resolve(cited: list[int], blocks: list[Evidence]) -> list[Citation]:
+    out = []
+    for number in cited:
+        block = blocks[number - 1]
+        out.append(
+            Citation(
+                source=number, citation=block.citation, document=block.document, url=block.source_url,
+                page=block.page, chunk_id=block.chunk_id, origin=block.origin,
+            )
+        )
+    return out
+
+
+def generate_answer(
+    question: str,
+    blocks: list[Evidence],
+    generator: Generator | None,
+    sanitiser: Sanitiser,
+    emit: Callable[[str], None] | None = None,
+) -> GeneratedAnswer:
+    """The grounded answer; with no blocks the generator is never called and the answer is the refusal."""
+    if not blocks or generator is None:
+        return GeneratedAnswer(REFUSAL, "refused", "no evidence strong enough to answer", "none")
+    safe_blocks = [without_injections(b) for b in blocks]
+    removed: list[str] = []
+    pieces: list[str] = []
+    try:
+        for piece in sanitiser.stream(generator.stream(question, safe_blocks), removed):
+            pieces.append(piece)
+            if emit:
+                emit(piece)
+    except GenerationUnavailable as error:
+        return GeneratedAnswer(GENERATION_UNAVAILABLE, "evidence_only", f"answer generation unavailable: {error}", generator.name, sanitised=removed)
+    text = re.sub(r"\s+", " ", "".join(pieces)).strip()
+    text, cited, removed_citations = check_citations(text, len(safe_blocks))
+    if not text or is_refusal(text) or not re.search(r"[A-Za-z]", text):
+        return GeneratedAnswer(REFUSAL, "refused", "the sources do not answer the question", generator.name,
+                               removed_citations=removed_citations, sanitised=removed)
+    if not cited:
+        # An answer that cites nothing cannot be checked: users are told instead of trusting it.
+        return GeneratedAnswer(REFUSAL, "refused", "the answer cited no source, so it was withheld", generator.name,
+                               removed_citations=removed_citations, sanitised=removed)
+    return GeneratedAnswer(text, "answered", "", generator.name, resolve(cited, safe_blocks), removed_citations, removed)

@@ -1,0 +1,159 @@
+"""Defences around the model: untrusted text is neutralised going in and the answer is checked coming out.
+
+- Forged boundary tags (`<system_instructions>` and friends) in evidence or in a question are
+  defused, so untrusted text cannot close the data section and open an instruction section.
+- Sentences in evidence that read as instructions to the model are dropped before generation.
+- The answer is sanitised: forged tags, secrets (key patterns and the configured key values),
+  any 8-word run of the system prompt, and echoed injection sentences are removed.
+- Every [Source N] must name a block that was given; unknown numbers are removed and reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from generation.prompts import BOUNDARY_TAGS, REFUSAL, SYSTEM_PROMPT
+
+_TAG_RE = re.compile(r"<\s*/?\s*(" + "|".join(BOUNDARY_TAGS) + r"|system|instructions?|im_start|im_end)\b[^>]*>", re.I)
+_SECRET_PATTERNS = [
+    re.compile(r"\bgsk_[A-Za-z0-9]{16,}"),
+    re.compile(r"\btvly-[A-Za-z0-9_-]{8,}"),
+    re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
+    re.compile(r"\bprag_[A-Za-z0-9_-]{16,}"),
+    re.compile(r"\b(?:api[_-]?key|secret|password|token)\s*[:=]\s*\S{8,}", re.I),
+    re.compile(r"\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET)\s*=\s*\S+"),
+]
+INJECTION_RE = re.compile(
+    r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules|prompt|guidelines)\b"
+    r"|\byou are now\b|\bfrom now on,? you\b|\bact as (if you|an? (ai|assistant|chatbot|unfiltered|different|new))\b"
+    r"|\bnew (instructions?|persona|system prompt)\b|\bchange (your )?persona\b"
+    r"|\b(reveal|print|show|output|repeat|leak|disclose)\b.{0,40}\b(system prompt|your instructions|api keys?|secrets?|"
+    r"environment variables?|canary|passwords?)\b"
+    r"|\b(do not|don't|never) (cite|include citations|mention sources)\b|\bwithout (any )?citations?\b"
+    r"|\bdeveloper mode\b|\bjailbreak\b",
+    re.I,
+)
+# "[Source 1]", "[Source 1, 3]", and the forms models also write: "[Source 1, Source 3]", "[Sources 1 and 3]".
+_CITATION_RE = re.compile(r"\[Sources?\s+(\d+(?:\s*(?:,|;|&|and)\s*(?:Sources?\s+)?\d+)*)\]", re.I)
+_WORD_RE = re.compile(r"[a-z0-9']+")
+LEAK_RUN = 8
+
+
+def neutralise(text: str) -> str:
+    """Defuse boundary tags inside untrusted text: `<system_instructions>` becomes `(system_instructions)`."""
+    return _TAG_RE.sub(lambda m: f"({m.group(1)})", text)
+
+
+def is_injection(sentence: str) -> bool:
+    """Reads as an instruction aimed at the model rather than as content."""
+    return bool(INJECTION_RE.search(sentence))
+
+
+def _shingles(text: str, size: int) -> set[tuple[str, ...]]:
+    tokens = _WORD_RE.findall(text.lower())
+    return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+
+
+# The refusal sentence is quoted in the prompt because answers must use it: saying it is not a leak.
+_PROMPT_RUNS = _shingles(SYSTEM_PROMPT, LEAK_RUN) - _shingles(REFUSAL, LEAK_RUN)
+
+
+def leaks_system_prompt(text: str) -> bool:
+    return bool(_shingles(text, LEAK_RUN) & _PROMPT_RUNS)
+
+
+@dataclass
+class SanitisedAnswer:
+    text: str
+    removed: list[str] = field(default_factory=list)
+
+
+class Sanitiser:
+    """Cleans answers (whole or streamed); knows the configured secret values to redact."""
+
+    def __init__(self, secrets: Iterable[str] = ()):
+        self.secrets = [s for s in secrets if s and len(s) >= 6]
+
+    def _redact(self, text: str, removed: list[str]) -> str:
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, "[redacted]")
+                removed.append("configured secret")
+        for pattern in _SECRET_PATTERNS:
+            if pattern.search(text):
+                text = pattern.sub("[redacted]", text)
+                removed.append("key pattern")
+        if _TAG_RE.search(text):
+            text = _TAG_RE.sub("", text)
+            removed.append("boundary tag")
+        return text
+
+    def clean_sentence(self, sentence: str, removed: list[str]) -> str:
+        """One sentence (or line) of an answer, or '' if it must go."""
+        if leaks_system_prompt(sentence):
+            removed.append("system prompt text")
+            return ""
+        if is_injection(sentence):
+            removed.append("injected instruction")
+            return ""
+        return self._redact(sentence, removed)
+
+    def clean(self, text: str) -> SanitisedAnswer:
+        removed: list[str] = []
+        if leaks_system_prompt(text):  # runs that cross sentence boundaries
+            removed.append("system prompt text")
+            text = " ".join(s for s in split_for_stream(text) if not leaks_system_prompt(s))
+        pieces = [self.clean_sentence(s, removed) for s in split_for_stream(text)]
+        cleaned = " ".join(p.strip() for p in pieces if p.strip()).strip()
+        return SanitisedAnswer(cleaned or REFUSAL, removed)
+
+    def stream(self, tokens: Iterable[str], removed: list[str]) -> Iterator[str]:
+        """Sanitise a token stream sentence by sentence; a sentence is released once it is complete and clean."""
+        buffer = ""
+        for token in tokens:
+            buffer += token
+            while (cut := _stream_boundary(buffer)) is not None:
+                sentence, buffer = buffer[:cut], buffer[cut:]
+                if cleaned := self.clean_sentence(sentence, removed):
+                    yield cleaned
+        if buffer.strip() and (cleaned := self.clean_sentence(buffer, removed)):
+            yield cleaned
+
+
+_BOUNDARY_RE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+def _stream_boundary(buffer: str) -> int | None:
+    match = _BOUNDARY_RE.search(buffer)
+    return match.end() if match else None
+
+
+def split_for_stream(text: str) -> list[str]:
+    """Sentences with their trailing whitespace, so joining them gives the text back."""
+    out, start = [], 0
+    for match in _BOUNDARY_RE.finditer(text):
+        out.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+def check_citations(answer: str, block_count: int) -> tuple[str, list[int], list[str]]:
+    """Keep [Source N] that name a given block; remove the rest. Returns (answer, cited, removed)."""
+    cited: list[int] = []
+    removed: list[str] = []
+
+    def fix(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+        valid = [n for n in numbers if 1 <= n <= block_count]
+        removed.extend(f"[Source {n}]" for n in numbers if n not in valid)
+        for n in valid:
+            if n not in cited:
+                cited.append(n)
+        return "".join(f"[Source {n}]" for n in valid)
+
+    fixed = _CITATION_RE.sub(fix, answer)
+    return re.sub(r"\s+([.,;])", r"\1", re.sub(r"[ \t]{2,}", " ", fixed)).strip(), cited, removed

@@ -1,0 +1,61 @@
+"""The offline answerer: a short extractive answer from the supporting sentences, cited like the LLM's.
+
+It picks the sentences that cover the question best (content words, the legal terms they map to,
+and similarity to the question), keeps their wording exactly (so numbers and periods are the
+source's), and cites each one. When no sentence is good enough it returns the refusal sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from core.types import Evidence
+from generation.prompts import REFUSAL
+from retrieval.grading import salient_names
+from retrieval.sentences import split_sentences
+from retrieval.strips import Embed, score_sentences
+
+MAX_SENTENCES = 3
+MIN_SCORE = 0.35
+FOLLOW_RATIO = 0.7
+_LEADING_NUMBER_RE = re.compile(r"^\s*\d{1,2}\.\s+")
+
+
+def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
+    """The extractive answer text (or the refusal sentence)."""
+    passages = [block.highlights or split_sentences(block.text) for block in blocks]
+    referenced = {i for i, block in enumerate(blocks) if block.scores.reference_match}
+    scored = sorted(score_sentences(question, passages, embed, referenced), key=lambda s: -s.score)
+    if not scored or scored[0].score < MIN_SCORE:
+        return REFUSAL
+    chosen = [scored[0]]
+    covered = set(scored[0].terms)
+    for candidate in scored[1:]:
+        if len(chosen) == MAX_SENTENCES:
+            break
+        adds = candidate.terms - covered
+        if candidate.score >= FOLLOW_RATIO * scored[0].score and (adds or candidate.block != chosen[0].block):
+            if candidate.text not in {c.text for c in chosen}:
+                chosen.append(candidate)
+                covered |= candidate.terms
+    lines = [f"{_LEADING_NUMBER_RE.sub('', c.text).strip()} [Source {c.block + 1}]" for c in chosen]
+    context = " ".join(f"{b.document} {b.citation} {b.text}" for b in blocks).lower()
+    missing = [name for name in salient_names(question) if name.lower() not in context]
+    if missing:
+        lines.append(f"The sources do not mention {', '.join(missing)}.")
+    return " ".join(lines)
+
+
+class OfflineAnswerer:
+    """Generator protocol: stream the answer word by word."""
+
+    name = "offline-extractive"
+
+    def __init__(self, embed: Embed | None = None):
+        self.embed = embed
+
+    def stream(self, question: str, blocks: list[Evidence]) -> Iterator[str]:
+        text = compose(question, blocks, self.embed)
+        for index, word in enumerate(text.split(" ")):
+            yield word if index == 0 else f" {word}"

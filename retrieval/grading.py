@@ -1,0 +1,182 @@
+"""An explainable confidence per chunk, from features that can be measured and printed.
+
+Features (each in [0, 1]):
+- dense: cosine similarity of question and chunk, rescaled to MiniLM's useful range;
+- coverage: share of the question's content words found in the chunk (and its title);
+- rerank: best single-sentence similarity (sentence MaxSim);
+- reference: the chunk carries the article/paragraph the question names;
+- numbers: numbers the question names appear in the chunk.
+The confidence is their weighted mean over the features that apply, times a penalty for names the
+question uses that the chunk never mentions (HIPAA, California ...), and capped when the question
+names a reference that no retrieved chunk carries (an article that does not exist).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.types import Evidence
+from retrieval.expansion import expansion_terms
+from retrieval.references import question_tokens
+from retrieval.sparse import words
+
+WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15}
+DENSE_RANGE = (0.15, 0.65)
+RERANK_RANGE = (0.20, 0.75)
+MISSING_NAME_PENALTY = 0.6
+# Names that set the scene rather than name another regime: never penalised when a chunk omits them.
+CONTEXT_NAMES = frozenset(
+    """gp gps nhs eu uk eea ae icu it dpo dpia sar ico trust hospital england scotland wales ireland northern
+    austria belgium bulgaria croatia cyprus czechia czech denmark estonia finland france germany greece hungary
+    italy latvia lithuania luxembourg malta netherlands poland portugal romania slovakia slovenia spain sweden
+    austrian belgian bulgarian croatian cypriot danish estonian finnish french german greek hungarian irish
+    italian latvian lithuanian maltese dutch polish portuguese romanian slovak slovenian spanish swedish
+    british english scottish welsh european""".split()
+)
+# Regimes and jurisdictions outside the corpus: a question about them is out of scope unless a chunk names them.
+FOREIGN_REGIME_RE = re.compile(
+    r"\b(hipaa|hitech|ccpa|cpra|pipeda|phipa|lgpd|appi|popia|pdpa|ferpa|glba|coppa|oaic|cfr|ftc|hhs|"
+    r"united states|u\.s\.|usa|america|american|california|californian|texas|new york|canada|canadian|ontario|"
+    r"australia|australian|new zealand|brazil|brazilian|japan|japanese|china|chinese|singapore|south africa)\b",
+    re.I,
+)
+FOREIGN_REGIME_CAP = 0.3
+UNKNOWN_REFERENCE_CAP = 0.3
+OUT_OF_SCOPE_CAP = 0.3
+# Personal medical advice: no governing document answers it, whatever a patient record says.
+MEDICAL_ADVICE_RE = re.compile(
+    r"\b(what dose|how much .{0,20}should i take|should (i|he|she|they|\w+-\d+) (take|stop|start)|is it safe to (take|stop)"
+    r"|best (treatment|medicine|antibiotic|drug)|which (antibiotic|medicine|drug) is best|can i (take|stop)|diagnose me)\b",
+    re.I,
+)
+
+QUESTION_WORDS = frozenset(
+    words(
+        "what when where which who whom whose why how does do did can could may might must shall should would will "
+        "is are was were be have has had need needs explain tell say says said allow allows mean means apply applies "
+        "please under according regarding article articles art paragraph point section gdpr ehds regulation rule rules "
+        "us we our i my me you your they them their there any about give list"
+    )
+)
+_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9&-]*[A-Z0-9][A-Za-z0-9&-]*\b|(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
+_NUMBER_RE = re.compile(r"\b\d+(?:[.,]\d+)?\b")
+_REFERENCE_SPAN_RE = re.compile(r"\b(?:art(?:icle)?s?\.?)\s*\d+(?:\s?\([^)]*\))*|\b\d+(?:\([^)]*\))+", re.I)
+
+
+@dataclass
+class ChunkGrade:
+    """One chunk's confidence and the features behind it."""
+
+    chunk_id: str
+    citation: str
+    confidence: float
+    features: dict[str, float]
+    missing_names: list[str] = field(default_factory=list)
+    explanation: str = ""
+
+
+def _rescale(value: float | None, low: float, high: float) -> float | None:
+    if value is None:
+        return None
+    return max(0.0, min(1.0, (value - low) / (high - low)))
+
+
+def content_terms(question: str) -> set[str]:
+    """The question's content words, stemmed, without question words and reference numbers."""
+    without_refs = _REFERENCE_SPAN_RE.sub(" ", question)
+    return {w for w in words(without_refs) if w not in QUESTION_WORDS and not w.isdigit()}
+
+
+def named_numbers(question: str) -> set[str]:
+    """Numbers the question names that are not part of an article reference (amounts, ages, days)."""
+    return set(_NUMBER_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)))
+
+
+def salient_names(question: str) -> list[str]:
+    """Acronyms and proper names in the question (HIPAA, California), which a relevant chunk should mention."""
+    names = []
+    for match in _NAME_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)):
+        if match.lower() in ("i", "a") or match.isdigit():
+            continue
+        if match not in names:
+            names.append(match)
+    return names
+
+
+def _mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
+    if name.lower() in haystack:
+        return True
+    for phrase in expansion_terms(name):  # ICO -> "supervisory authority Information Commissioner"
+        if set(words(phrase)) & haystack_terms:
+            return True
+    return False
+
+
+def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) -> ChunkGrade:
+    """Confidence that this chunk helps answer the question, with its features."""
+    haystack = f"{evidence.document} {evidence.citation} {evidence.section} {evidence.text}"
+    haystack_terms = set(words(haystack))
+    wanted = content_terms(question)
+    expanded = set(words(" ".join(expansion_terms(question))))
+    features: dict[str, float] = {}
+    if (dense := _rescale(evidence.scores.dense, *DENSE_RANGE)) is not None:
+        features["dense"] = dense
+    if wanted:
+        covered = {t for t in wanted if t in haystack_terms}
+        # a plain word the law writes differently counts when its legal term is there
+        bonus = 0.5 if expanded and expanded & haystack_terms and len(covered) < len(wanted) else 0.0
+        features["coverage"] = min(1.0, (len(covered) + bonus) / len(wanted))
+    if (rerank := _rescale(evidence.scores.rerank, *RERANK_RANGE)) is not None:
+        features["rerank"] = rerank
+    if reference_tokens:
+        features["reference"] = 1.0 if set(reference_tokens) & set(evidence.refs) else 0.0
+    if numbers := named_numbers(question):
+        features["numbers"] = sum(1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", haystack)) / len(numbers)
+    total_weight = sum(WEIGHTS[name] for name in features) or 1.0
+    confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
+    names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
+    missing = [n for n in names if not _mentions(n, haystack.lower(), haystack_terms)]
+    if names and missing:
+        confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
+    foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question) if m.group(0).lower() not in haystack.lower()]
+    if foreign and confidence > FOREIGN_REGIME_CAP:
+        confidence = FOREIGN_REGIME_CAP
+        missing = list(dict.fromkeys([*missing, *foreign]))
+    grade = ChunkGrade(evidence.chunk_id, evidence.citation, round(confidence, 4), {k: round(v, 3) for k, v in features.items()}, missing)
+    grade.explanation = explain(grade)
+    return grade
+
+
+def explain(grade: ChunkGrade) -> str:
+    parts = [f"{name} {value:.2f}" for name, value in grade.features.items()]
+    text = f"{grade.citation}: confidence {grade.confidence:.2f} ({', '.join(parts)})"
+    if grade.missing_names:
+        text += f"; never mentions {', '.join(grade.missing_names)}"
+    return text
+
+
+def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[str] | None = None) -> list[ChunkGrade]:
+    """Grades for every chunk; a named reference that no chunk carries caps them all."""
+    tokens = reference_tokens if reference_tokens is not None else question_tokens(question)
+    grades = [grade_chunk(question, e, tokens) for e in evidence]
+    if MEDICAL_ADVICE_RE.search(question):
+        for g in grades:
+            g.confidence = min(g.confidence, OUT_OF_SCOPE_CAP)
+            g.explanation += "; asks for personal medical advice, which no governing document gives"
+        return grades
+    if tokens and not any(g.features.get("reference") for g in grades):
+        for g in grades:
+            if g.confidence > UNKNOWN_REFERENCE_CAP:
+                g.confidence = UNKNOWN_REFERENCE_CAP
+                g.explanation += f"; capped at {UNKNOWN_REFERENCE_CAP}: no source carries the reference named"
+    return grades
+
+
+def route_for(confidence: float, correct_threshold: float, incorrect_threshold: float) -> str:
+    """CORRECT / AMBIGUOUS / INCORRECT from the best chunk's confidence."""
+    if confidence >= correct_threshold:
+        return "CORRECT"
+    if confidence < incorrect_threshold:
+        return "INCORRECT"
+    return "AMBIGUOUS"

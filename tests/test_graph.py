@@ -1,0 +1,120 @@
+"""The corrective RAG graph on the shipped corpus: every route and edge, the single requery, refusals."""
+
+from __future__ import annotations
+
+from graph import build_graph, graph
+from graph.record import output_record
+from generation.prompts import REFUSAL
+from nodes.context import RunContext
+from tests.conftest import run_graph
+
+
+def visited(output) -> list[str]:
+    return [line.split(":", 1)[0] for line in output["trace"]]
+
+
+def test_graph_is_importable_and_wired_as_designed():
+    compiled = build_graph()
+    edges = {(e.source, e.target) for e in compiled.get_graph().edges}
+    assert {("__start__", "retrieve"), ("retrieve", "grade"), ("grade", "refine"), ("grade", "web_search"),
+            ("refine", "generate"), ("refine", "web_search"), ("web_search", "generate"), ("generate", "answerability"),
+            ("answerability", "requery"), ("answerability", "__end__"), ("requery", "generate"), ("requery", "__end__")} <= edges
+    assert graph.name == "policyrag"
+
+
+def test_correct_route_answers_from_refined_local_evidence(make_services):
+    out = run_graph("How many hours does a controller have to notify a personal data breach to the supervisory authority?", make_services())
+    assert out["route"] == out["initial_route"] == "CORRECT"
+    assert visited(out) == ["retrieve", "grade", "refine", "generate", "answerability"]
+    assert out["status"] == "answered" and "72 hours" in out["answer"]
+    assert out["citations"] and out["citations"][0].citation.startswith("GDPR Art. 33")
+    assert all(block.origin == "local" and block.highlights for block in out["context"])
+    assert out["trust_grade"]["grade"] == "high"
+    assert out["provenance"]["publisher"] == "EUR-Lex" and out["provenance"]["hierarchy_rank"] == 1
+    assert set(out["latency_ms"]) == {"retrieve", "grade", "refine", "generate", "answerability"}
+    assert out["refine_stats"]["words_kept"] <= out["refine_stats"]["words_in"]
+
+
+def test_every_citation_maps_to_a_block_given(make_services):
+    out = run_graph("What must a controller's record of processing activities contain?", make_services())
+    assert out["status"] == "answered"
+    given = {block.chunk_id for block in out["context"]}
+    for citation in out["citations"]:
+        assert citation.chunk_id in given
+        assert f"[Source {citation.source}]" in out["answer"]
+
+
+def test_ambiguous_route_passes_refined_local_and_web_evidence(make_services):
+    out = run_graph(
+        "Can a patient ask us to restrict processing while they dispute accuracy?",
+        make_services(),
+        correct_threshold=0.95,
+        incorrect_threshold=0.3,
+    )
+    assert out["initial_route"] == "AMBIGUOUS"
+    assert visited(out)[:5] == ["retrieve", "grade", "refine", "web_search", "generate"]
+    origins = {block.origin for block in out["context"]}
+    assert origins == {"local", "secondary"}
+    assert out["web_provider"] == "secondary"
+    assert out["trust_grade"]["grade"] == "medium"
+
+
+def test_incorrect_route_discards_local_evidence_and_refuses_without_a_model(make_services):
+    services = make_services()
+    out = run_graph("What is the HIPAA breach notification deadline?", services)
+    assert out["initial_route"] == "INCORRECT" and out["route"] == "INCORRECT"
+    assert "refine" not in visited(out)
+    assert out["status"] == "refused" and out["answer"] == REFUSAL
+    assert out["generator"] == "none"  # the model was not called
+    assert out["context"] == []
+    assert not out["cacheable"]
+    record = output_record(out)
+    assert record["evidence"] and not record["evidence_used"]  # the weak evidence is returned for inspection
+
+
+def test_refusal_requeries_exactly_once(make_services):
+    out = run_graph("Explain Caldicott Principle 9.", make_services())
+    steps = visited(out)
+    assert steps.count("requery") == 1
+    assert steps.count("generate") <= 2
+    assert out["status"] == "refused" and out["route"] == "INCORRECT"
+
+
+def test_nonexistent_article_is_refused(make_services):
+    out = run_graph("What does GDPR Article 112 say?", make_services())
+    assert out["status"] == "refused" and out["confidence"] <= 0.3
+    assert "no source carries the reference" in " ".join(out["trace"])
+
+
+def test_web_search_can_be_disabled_per_run(make_services):
+    out = run_graph("What is the HIPAA breach notification deadline?", make_services(), allow_web=False)
+    assert out["web_attempts"] == [{"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}]
+    assert out["status"] == "refused"
+
+
+def test_collection_and_top_k_come_from_input_or_context(make_services):
+    services = make_services()
+    from_input = graph.invoke({"question": "breach notification timeline", "collection": "secondary", "top_k": 2},
+                              context=RunContext(services=services))
+    assert {e.collection for e in from_input["evidence"]} == {"secondary"} and len(from_input["evidence"]) == 2
+    from_context = graph.invoke({"question": "breach notification timeline"}, context=RunContext(services=services, collection="secondary", top_k=3))
+    assert {e.collection for e in from_context["evidence"]} == {"secondary"} and len(from_context["evidence"]) == 3
+
+
+def test_record_style_question_answers_from_the_patient_record(make_services):
+    out = run_graph("Does the patient with NHS number 999 886 4232 have any allergies?", make_services())
+    assert out["status"] == "answered"
+    assert out["citations"][0].citation.startswith("Patient pat-0006")
+
+
+def test_medical_advice_is_refused(make_services):
+    out = run_graph("What dose of metformin should I take for my type 2 diabetes?", make_services())
+    assert out["status"] == "refused"
+    assert "medical advice" in " ".join(out["trace"])
+
+
+def test_empty_question_is_a_clear_error(make_services):
+    import pytest
+
+    with pytest.raises(ValueError, match="empty"):
+        run_graph("   ", make_services())
