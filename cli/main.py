@@ -170,6 +170,56 @@ def cmd_ask(args: argparse.Namespace, resources: Resources) -> int:
     return 0
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+def cmd_serve(args: argparse.Namespace, resources: Resources) -> int:
+    """Run the HTTP service (FastAPI + LangServe) with uvicorn."""
+    import uvicorn
+
+    from nodes.context import Services
+    from server.app import create_app
+
+    settings = resources.settings
+    anonymous = settings.anonymous_read and not args.no_anonymous
+    if anonymous and args.host not in LOOPBACK and not args.force_anonymous:
+        console.print(
+            f"[red]error:[/red] refusing to serve anonymous reads on {args.host}: create a key with "
+            "`policyrag keys create --admin`, start with --no-anonymous, or pass --force-anonymous"
+        )
+        return 2
+    resources.reader.store()  # fail early, with the clear message, if there is no index
+    app = create_app(settings, Services(settings, resources), anonymous_read=anonymous)
+    console.print(f"PolicyRAG on http://{args.host}:{args.port}  (docs: /docs, page: /)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)
+    return 0
+
+
+def cmd_keys(args: argparse.Namespace, resources: Resources) -> int:
+    """Create, list and revoke API keys; a new key is printed once, to this terminal only."""
+    from db.keys import KeyStore
+
+    store = KeyStore(resources.settings.keys_path)
+    try:
+        if args.action == "create":
+            scopes = ["admin", "read"] if args.admin else ["read"]
+            plain, key = store.create(args.name, scopes, args.expires_days, args.rate_per_minute, args.budget)
+            print(plain)
+            console.print(f"key id {key.key_id}, scopes {', '.join(key.scopes)}; store it now: it is not shown again")
+        elif args.action == "list":
+            for key in store.list():
+                state = "revoked" if key.revoked_at else f"expires {key.expires_at}" if key.expires_at else "active"
+                print(f"{key.key_id}  {key.name}  {','.join(key.scopes)}  {state}")
+        elif args.action == "revoke":
+            if not args.key_id or not store.revoke(args.key_id):
+                console.print(f"[red]error:[/red] no active key with id {args.key_id!r}")
+                return 2
+            console.print(f"revoked {args.key_id}")
+        return 0
+    finally:
+        store.close()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="policyrag", description="Answers about governing documents, with the clause behind every answer.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -203,6 +253,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-web", action="store_true", help="never use web search (or its offline fallback)")
     p.add_argument("--generator", default="auto", help="auto (configured chat model, else offline), offline, groq, or provider:model")
     p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("serve", help="run the HTTP service and web page")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--no-anonymous", action="store_true", help="require an API key for every request")
+    p.add_argument("--force-anonymous", action="store_true", help="allow anonymous reads on a non-loopback address")
+    p.add_argument("--log-level", default="info")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("keys", help="manage API keys")
+    p.add_argument("action", choices=["create", "list", "revoke"])
+    p.add_argument("key_id", nargs="?", help="the key id to revoke")
+    p.add_argument("--admin", action="store_true", help="admin scope (can create and revoke keys, read analytics)")
+    p.add_argument("--name", default="cli")
+    p.add_argument("--expires-days", type=float)
+    p.add_argument("--rate-per-minute", type=int)
+    p.add_argument("--budget", type=float, help="token-bucket capacity in credits")
+    p.set_defaults(func=cmd_keys)
     return parser
 
 

@@ -79,6 +79,23 @@ class Settings(BaseSettings):
     incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
     top_k: int = Field(5, ge=1, le=50, description="Chunks retrieved per question.")
 
+    anonymous_read: bool = Field(True, description="Allow read requests without an API key (local use).")
+    cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (none by default).")
+    max_body_bytes: int = Field(65536, ge=1024, description="Largest request body the service accepts.")
+    max_question_chars: int = Field(2000, ge=10, description="Longest question accepted.")
+    cache_threshold: float = Field(0.95, ge=0.5, le=1.0, description="Cosine at which a question reuses a cached answer.")
+    cache_max_entries: int = Field(1000, ge=0, description="Semantic cache size (LRU).")
+    cache_ttl_s: float = Field(3600.0, ge=0, description="How long a cached answer is reused.")
+    telemetry_redaction: Literal["none", "hash", "drop"] = Field(
+        "none", description="How question text is kept in telemetry: as is, hashed, or not at all."
+    )
+    key_credit_capacity: float = Field(60.0, gt=0, description="Token bucket size of an API key, in credits.")
+    key_credit_refill_per_s: float = Field(1.0, gt=0, description="Credits a key regains per second.")
+    key_rate_per_minute: int = Field(120, ge=1, description="Requests per minute per key.")
+    anonymous_credit_capacity: float = Field(30.0, gt=0)
+    anonymous_credit_refill_per_s: float = Field(0.5, gt=0)
+    anonymous_rate_per_minute: int = Field(60, ge=1)
+
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
 
@@ -93,6 +110,14 @@ class Settings(BaseSettings):
     @property
     def catalog_path(self) -> Path:
         return self.data_dir / "catalog.sqlite"
+
+    @property
+    def keys_path(self) -> Path:
+        return self.data_dir / "keys.sqlite"
+
+    @property
+    def telemetry_path(self) -> Path:
+        return self.data_dir / "telemetry.sqlite"
 
 
 @lru_cache(maxsize=1)

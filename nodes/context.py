@@ -7,7 +7,7 @@ RunContext is plain data, so LangGraph Studio and the HTTP API can set it per ru
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -74,10 +74,19 @@ class Services:
         self.resources.close()
 
 
-@lru_cache(maxsize=1)
+_default: list[Services] = []
+
+
 def default_services() -> Services:
-    """The process-wide services (what `langgraph dev`, the CLI and the server use)."""
-    return Services(get_settings())
+    """The process-wide services for runs without their own (Studio, LangServe): built from Settings once."""
+    if not _default:
+        _default.append(Services(get_settings()))
+    return _default[0]
+
+
+def set_default_services(services: Services) -> None:
+    """Make a server's services the ones context-less runs use."""
+    _default[:] = [services]
 
 
 def context_of(runtime: Runtime[RunContext] | None) -> RunContext:
@@ -93,4 +102,4 @@ def retrieval_options(context: RunContext) -> RetrievalOptions:
     return RetrievalOptions(mode=context.retrieval_mode)
 
 
-__all__ = ["RunContext", "Services", "GenerationUnavailable", "context_of", "services_of", "default_services", "retrieval_options"]
+__all__ = ["RunContext", "Services", "GenerationUnavailable", "context_of", "services_of", "default_services", "set_default_services", "retrieval_options"]

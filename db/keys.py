@@ -1,0 +1,131 @@
+"""API keys at rest: only salted hashes are stored, lookups compare in constant time.
+
+A key reads `prag_<id>_<secret>`: the id finds the row, the secret is checked against its salted
+SHA-256 with hmac.compare_digest. The plain key exists only in the reply to whoever created it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+SCOPES = ("read", "admin")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS api_keys (
+    key_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    salt BLOB NOT NULL,
+    secret_hash BLOB NOT NULL,
+    scopes TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    revoked_at TEXT,
+    rate_per_minute INTEGER,
+    budget REAL
+);
+"""
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    key_id: str
+    name: str
+    scopes: tuple[str, ...]
+    created_at: str
+    expires_at: str | None
+    revoked_at: str | None
+    rate_per_minute: int | None
+    budget: float | None
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes or "admin" in self.scopes
+
+
+def _hash(salt: bytes, secret: str) -> bytes:
+    return hashlib.sha256(salt + secret.encode("utf-8")).digest()
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class KeyStore:
+    """SQLite table of API keys under the data folder."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+
+    def create(
+        self,
+        name: str,
+        scopes: list[str],
+        expires_in_days: float | None = None,
+        rate_per_minute: int | None = None,
+        budget: float | None = None,
+    ) -> tuple[str, ApiKey]:
+        """A new key; the plain text is returned once and never stored."""
+        unknown = set(scopes) - set(SCOPES)
+        if not scopes or unknown:
+            raise ValueError(f"scopes must be among {SCOPES}, got {scopes}")
+        key_id = secrets.token_hex(6)
+        secret = secrets.token_urlsafe(32)
+        salt = secrets.token_bytes(16)
+        created = _now()
+        expires = (created + timedelta(days=expires_in_days)).isoformat() if expires_in_days is not None else None
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO api_keys VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
+                (key_id, name, salt, _hash(salt, secret), ",".join(sorted(set(scopes))), created.isoformat(), expires, rate_per_minute, budget),
+            )
+        return f"prag_{key_id}_{secret}", self.get(key_id)
+
+    def get(self, key_id: str) -> ApiKey | None:
+        row = self._db.execute(
+            "SELECT key_id, name, scopes, created_at, expires_at, revoked_at, rate_per_minute, budget FROM api_keys WHERE key_id = ?",
+            (key_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return ApiKey(row[0], row[1], tuple(row[2].split(",")), row[3], row[4], row[5], row[6], row[7])
+
+    def verify(self, presented: str) -> ApiKey | None:
+        """The key's record if the presented key is valid, unexpired and not revoked; else None."""
+        parts = presented.split("_", 2) if presented else []
+        if len(parts) != 3 or parts[0] != "prag":
+            hmac.compare_digest(b"x" * 32, b"y" * 32)  # same work for malformed keys
+            return None
+        key_id, secret = parts[1], parts[2]
+        row = self._db.execute("SELECT salt, secret_hash FROM api_keys WHERE key_id = ?", (key_id,)).fetchone()
+        salt, stored = (row[0], row[1]) if row else (b"\0" * 16, b"\0" * 32)
+        valid = hmac.compare_digest(_hash(salt, secret), stored) and row is not None
+        if not valid:
+            return None
+        key = self.get(key_id)
+        if key is None or key.revoked_at is not None:
+            return None
+        if key.expires_at is not None and datetime.fromisoformat(key.expires_at) <= _now():
+            return None
+        return key
+
+    def revoke(self, key_id: str) -> bool:
+        with self._lock:
+            cursor = self._db.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", (_now().isoformat(), key_id)
+            )
+        return cursor.rowcount == 1
+
+    def list(self) -> list[ApiKey]:
+        return [self.get(r[0]) for r in self._db.execute("SELECT key_id FROM api_keys ORDER BY created_at")]
+
+    def close(self) -> None:
+        self._db.close()

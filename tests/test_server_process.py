@@ -1,0 +1,103 @@
+"""The real service process (uvicorn via `policyrag serve`) on a free loopback port, and the keys command."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+import httpx
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+START_TIMEOUT_S = 120
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def service_env(shipped, tmp_path) -> dict[str, str]:
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("catalog.sqlite", "index"):  # share the shipped index read-only: a symlinked index folder
+        (data / name).symlink_to(shipped.settings.data_dir / name)
+    return {
+        **os.environ,
+        "POLICYRAG_DATA_DIR": str(data),
+        "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir),
+        "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
+        "HF_HUB_OFFLINE": "1",
+    }
+
+
+def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, list[str]]:
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=REPO_ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def watch() -> None:
+        for line in process.stdout:
+            lines.append(line)
+            if "Application startup complete" in line:
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=watch, daemon=True).start()
+    assert ready.wait(START_TIMEOUT_S), "the service did not start in time"
+    return process, lines
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def test_real_server_answers_on_loopback(service_env):
+    port = free_port()
+    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port)], service_env)
+    try:
+        assert process.poll() is None, "".join(lines)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
+            assert client.get("/health").json()["index"]["present"]
+            reply = client.post("/query", json={"question": "How long to notify a personal data breach to the supervisory authority?"})
+            assert reply.status_code == 200 and "72 hours" in reply.json()["answer"]
+    finally:
+        stop(process)
+
+
+def test_anonymous_reads_are_refused_on_a_public_address(service_env):
+    done = subprocess.run([sys.executable, "-m", "cli.main", "serve", "--host", "0.0.0.0", "--port", str(free_port())],
+                          cwd=REPO_ROOT, env=service_env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "refusing to serve anonymous reads" in done.stderr
+
+
+def test_first_admin_key_is_printed_once_and_never_logged(service_env):
+    created = subprocess.run([sys.executable, "-m", "cli.main", "keys", "create", "--admin", "--name", "first"],
+                             cwd=REPO_ROOT, env=service_env, capture_output=True, text=True, timeout=120)
+    assert created.returncode == 0
+    key = created.stdout.strip()
+    assert key.startswith("prag_") and key not in created.stderr
+    port = free_port()
+    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-anonymous"], service_env)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
+            assert client.get("/rate-limit-status").status_code == 401
+            assert client.get("/analytics", headers={"X-API-Key": key}).status_code == 200
+            made = client.post("/auth/generate", json={"name": "reader"}, headers={"X-API-Key": key}).json()
+            assert client.get("/analytics", headers={"X-API-Key": made["key"]}).status_code == 403
+    finally:
+        stop(process)
+    log = "".join(lines)
+    assert key not in log and made["key"] not in log
+    listed = subprocess.run([sys.executable, "-m", "cli.main", "keys", "list"], cwd=REPO_ROOT, env=service_env, capture_output=True, text=True, timeout=60)
+    assert "first" in listed.stdout and key not in listed.stdout
