@@ -64,6 +64,22 @@ def leaks_system_prompt(text: str) -> bool:
     return bool(_shingles(text, LEAK_RUN) & _PROMPT_RUNS)
 
 
+def _tail(text: str) -> str:
+    """The last LEAK_RUN - 1 words: enough to see a run that goes on into the next sentence, never a run alone."""
+    return " ".join(_WORD_RE.findall(text.lower())[-(LEAK_RUN - 1) :])
+
+
+def _pieces_in_prompt_runs(pieces: list[str]) -> set[int]:
+    """Indexes of the pieces that take part in an 8-word run of the system prompt (runs may cross pieces)."""
+    tokens = [(i, w) for i, piece in enumerate(pieces) for w in _WORD_RE.findall(piece.lower())]
+    hit: set[int] = set()
+    for k in range(len(tokens) - LEAK_RUN + 1):
+        window = tokens[k : k + LEAK_RUN]
+        if tuple(w for _, w in window) in _PROMPT_RUNS:
+            hit.update(i for i, _ in window)
+    return hit
+
+
 @dataclass
 class SanitisedAnswer:
     text: str
@@ -90,9 +106,9 @@ class Sanitiser:
             removed.append("boundary tag")
         return text
 
-    def clean_sentence(self, sentence: str, removed: list[str]) -> str:
-        """One sentence (or line) of an answer, or '' if it must go."""
-        if leaks_system_prompt(sentence):
+    def clean_sentence(self, sentence: str, removed: list[str], before: str = "") -> str:
+        """One sentence (or line) of an answer, or '' if it must go; `before` is the tail of the text before it."""
+        if leaks_system_prompt(f"{before} {sentence}"):
             removed.append("system prompt text")
             return ""
         if is_injection(sentence):
@@ -102,23 +118,25 @@ class Sanitiser:
 
     def clean(self, text: str) -> SanitisedAnswer:
         removed: list[str] = []
-        if leaks_system_prompt(text):  # runs that cross sentence boundaries
+        sentences = split_for_stream(text)
+        leaking = _pieces_in_prompt_runs(sentences)  # every sentence a run touches, also across boundaries
+        if leaking:
             removed.append("system prompt text")
-            text = " ".join(s for s in split_for_stream(text) if not leaks_system_prompt(s))
-        pieces = [self.clean_sentence(s, removed) for s in split_for_stream(text)]
+        pieces = [self.clean_sentence(s, removed) for i, s in enumerate(sentences) if i not in leaking]
         cleaned = " ".join(p.strip() for p in pieces if p.strip()).strip()
         return SanitisedAnswer(cleaned or REFUSAL, removed)
 
     def stream(self, tokens: Iterable[str], removed: list[str]) -> Iterator[str]:
         """Sanitise a token stream sentence by sentence; a sentence is released once it is complete and clean."""
-        buffer = ""
+        buffer, before = "", ""
         for token in tokens:
             buffer += token
             while (cut := _stream_boundary(buffer)) is not None:
                 sentence, buffer = buffer[:cut], buffer[cut:]
-                if cleaned := self.clean_sentence(sentence, removed):
+                if cleaned := self.clean_sentence(sentence, removed, before):
                     yield cleaned
-        if buffer.strip() and (cleaned := self.clean_sentence(buffer, removed)):
+                before = _tail(f"{before} {sentence}")  # a run crossing into the next sentence drops that one too
+        if buffer.strip() and (cleaned := self.clean_sentence(buffer, removed, before)):
             yield cleaned
 
 
