@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     correct_threshold: float = Field(0.6, ge=0, le=1, description="Best-chunk confidence for CORRECT.")
     incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
     top_k: int = Field(5, ge=1, le=50, description="Chunks retrieved per question.")
+    policy_collections: list[str] = Field(["insurance"], description="Collections holding policy wordings.")
+    policy_evidence_floor: float = Field(
+        0.5, ge=0, le=1, description="Policy questions: refuse without calling the model below this mean confidence of the top clauses."
+    )
+    policy_max_clauses: int = Field(4, ge=1, le=20, description="Policy questions: most clauses given to the generator.")
 
     anonymous_read: bool = Field(True, description="Allow read requests without an API key (local use).")
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (none by default).")

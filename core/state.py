@@ -69,6 +69,7 @@ class GraphState(TypedDict, total=False):
     citations: list[Citation]
     removed_citations: list[str]
     generator: str
+    coverage_type: str | None
     requeried: bool
     new_evidence: bool
     cacheable: bool
@@ -89,6 +90,7 @@ class GraphOutput(TypedDict, total=False):
     trust_grade: TrustGrade
     provenance: dict[str, Any]
     citations: list[Citation]
+    coverage_type: str | None
     removed_citations: list[str]
     context: list[Evidence]
     evidence: list[Evidence]

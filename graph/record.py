@@ -52,6 +52,7 @@ def output_record(output: dict[str, Any], total_ms: float | None = None) -> dict
         "trust_grade": output.get("trust_grade"),
         "provenance": output.get("provenance") or {},
         "citations": [citation_record(c) for c in output.get("citations") or []],
+        "coverage_type": output.get("coverage_type"),
         "removed_citations": output.get("removed_citations") or [],
         "evidence": [evidence_record(e) for e in (used or output.get("evidence") or [])],
         "evidence_used": bool(used),

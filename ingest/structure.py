@@ -178,14 +178,48 @@ def _join(*parts: str) -> str:
     return " / ".join(p for p in parts if p)
 
 
+_TOP_CLAUSE_RE = re.compile(r"^(\d{1,2})\.?\s+([A-Z][^.,;:]{1,70})$")
+_SUB_CLAUSE_RE = re.compile(r"^(\d{1,2})((?:\.\d{1,2}){1,4})\.?\s+([A-Z(].*)$")
+
+
+def _is_top_heading(text: str, number: int, last_top: int) -> bool:
+    """`7. EXCLUSIONS` after section 6, not item 7 of a numbered list inside section 6."""
+    words = text.split()
+    if number != last_top + 1 or len(words) > 8:
+        return False
+    capitalised = sum(1 for w in words if w[:1].isupper() or not w[:1].isalpha())
+    return text.isupper() or capitalised >= max(1, len(words) - 2)
+
+
 def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
+    """Policy wordings: a unit per numbered clause (3.1.2) or named section, with insurance fields.
+
+    Top-level section numbers must follow in sequence and sub-clauses must sit under their own
+    section, so numbered lists inside a clause (exclusion lists, conditions 1-6) stay in it.
+    """
+    from ingest.policy import benefit_name, coverage_type, section_key
+
     units: list[Unit] = []
     current: _Open | None = None
-    top_section = ""
+    top_number, top_heading = 0, ""
+    heading = ""
 
     def close() -> None:
         nonlocal current
         if current and (unit := current.unit()):
+            top_key = section_key(top_heading)
+            own_key = section_key(heading, top_heading)
+            # inside Definitions or Exclusions the section decides (a defined "Co-payment" is a definition),
+            # except that waiting periods listed among exclusions are waiting periods
+            key = top_key if top_key in ("definitions", "exclusions") and own_key != "waiting_period" else own_key
+            unit.extra.update(
+                {
+                    "section_key": key,
+                    "benefit_name": benefit_name(heading) if heading else "",
+                    "coverage_type": coverage_type(unit.text, key),
+                    "clause_id": unit.citation.rsplit(" cl. ", 1)[1] if " cl. " in unit.citation else "",
+                }
+            )
             units.append(unit)
         current = None
 
@@ -193,25 +227,29 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
         stripped = text.strip()
         if not stripped:
             continue
-        clause = _CLAUSE_RE.match(stripped)
-        named = _is_named_heading(stripped)
-        if clause or named or (_is_upper_heading(stripped) and len(stripped) < 80):
+        top = _TOP_CLAUSE_RE.match(stripped)
+        sub = _SUB_CLAUSE_RE.match(stripped)
+        named = _is_named_heading(stripped) and len(stripped.split()) <= 6
+        if top and _is_top_heading(top.group(2).strip(), int(top.group(1)), top_number):
             close()
+            top_number, top_heading, heading = int(top.group(1)), stripped, stripped
+            current = _Open(f"{citation} cl. {top_number}", stripped, page, [stripped])
+            continue
+        if sub and (top_number == 0 or int(sub.group(1)) == top_number):
+            close()
+            number = sub.group(1) + sub.group(2)
+            top_number = top_number or int(sub.group(1))
             heading = stripped
-            if clause:
-                number = clause.group(1)
-                if "." not in number:
-                    top_section = heading
-                label = f"{citation} cl. {number}"
-                section = _join(top_section, heading) if top_section != heading else heading
-            else:
-                top_section = heading
-                label = f"{citation} - {heading.title() if heading.isupper() else heading}"
-                section = heading
-            current = _Open(label, section, page, [stripped])
+            current = _Open(f"{citation} cl. {number}", _join(top_heading, stripped[:80]), page, [stripped])
+            continue
+        if named:
+            close()
+            top_heading = heading = stripped
+            current = _Open(f"{citation} - {stripped.title() if stripped.isupper() else stripped}", stripped, page, [stripped])
             continue
         if current is None:
-            current = _Open(citation, top_section, page, [])
+            heading = ""
+            current = _Open(citation, top_heading, page, [])
         current.lines.append(stripped)
     close()
     return units

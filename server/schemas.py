@@ -68,6 +68,7 @@ class QueryResponse(BaseModel):
     trust_grade: dict[str, str] | None = None
     provenance: dict[str, Any] = {}
     citations: list[CitationOut] = []
+    coverage_type: str | None = None
     removed_citations: list[str] = []
     evidence: list[EvidenceOut] = []
     evidence_used: bool = False

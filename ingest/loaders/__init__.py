@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ingest.loaders.clauses import clause_units, is_clause_json
 from ingest.loaders.eurlex import act_metadata, is_convex, is_formex, load_convex, load_formex
 from ingest.loaders.fhir import fhir_units
 from ingest.loaders.html import html_lines
@@ -98,6 +99,9 @@ def _structured(path: Path, data: bytes) -> tuple[dict[str, Any], list[Unit] | N
     payload = _read_json(path)
     if isinstance(payload, dict) and payload.get("resourceType"):
         return {"document_type": "patient_record"}, fhir_units(payload, ""), None
+    if is_clause_json(payload):
+        document, units = clause_units(payload, path, "")
+        return document, units, None
     rows = payload.get("paragraphs") if isinstance(payload, dict) else payload
     if isinstance(rows, list) and rows:
         first = rows[0] if isinstance(rows[0], dict) else {}
@@ -141,7 +145,7 @@ def load_document(path: Path, root: Path, defaults: dict[str, Any] | None = None
         units = split_units(lines or [], citation, validated["document_type"])
     else:
         for unit in units:
-            if not unit.citation or unit.citation.startswith(" - "):
+            if not unit.citation or unit.citation.startswith((" - ", " cl. ")):
                 unit.citation = f"{citation}{unit.citation}"
     units = [u for u in units if u.text.strip()]
     if not units:
@@ -152,9 +156,14 @@ def load_document(path: Path, root: Path, defaults: dict[str, Any] | None = None
     return LoadedDocument(doc_id, path, content_hash, validated, units)
 
 
+# Bump when loading or chunking changes what a document becomes: every document is then re-chunked
+# on the next ingest (vectors of unchanged text come from the cache, so this costs little).
+PIPELINE_VERSION = "2"
+
+
 def fingerprint(path: Path, defaults: dict[str, Any] | None) -> str:
-    """Changes when the document, its sidecar or the ingest defaults change."""
-    parts = [path.read_bytes()]
+    """Changes when the document, its sidecar, the ingest defaults or the pipeline version change."""
+    parts = [PIPELINE_VERSION.encode(), path.read_bytes()]
     sidecar = sidecar_path_for(path)
     if sidecar.exists():
         parts.append(sidecar.read_bytes())
