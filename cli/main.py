@@ -125,7 +125,7 @@ def cmd_ask(args: argparse.Namespace, resources: Resources) -> int:
     import time
 
     from graph import graph
-    from graph.record import output_record
+    from core.record import output_record
     from nodes.context import Services
 
     services = Services(resources.settings, resources)
@@ -220,6 +220,42 @@ def cmd_keys(args: argparse.Namespace, resources: Resources) -> int:
         store.close()
 
 
+def _side_filters(spec: str) -> dict[str, Any]:
+    """`careshield_rider_group` (a document id) or `product=careshield,variant=group`."""
+    if "=" not in spec:
+        return {"doc_id": spec}
+    pairs = [part.split("=", 1) for part in spec.split(",")]
+    if any(len(p) != 2 or not p[0].strip() for p in pairs):
+        raise LoaderError(f"cannot read the wording {spec!r}: use a document id or key=value pairs")
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
+def cmd_compare(args: argparse.Namespace, resources: Resources) -> int:
+    """The same question against two wordings, side by side, then point by point."""
+    from graph import compare_graph
+    from nodes.context import RunContext, Services
+
+    services = Services(resources.settings, resources)
+    out = compare_graph.invoke(
+        {"question": args.question, "a": _side_filters(args.a), "b": _side_filters(args.b), "collection": args.collection},
+        context=RunContext(services=services, generator=args.generator),
+    )
+    sides = [{k: v for k, v in s.items() if k != "clauses"} for s in sorted(out["sides"], key=lambda s: s["side"])]
+    if args.json:
+        print(json.dumps({"question": args.question, "sides": sides, "points": out["points"], "summary": out["summary"]}, indent=2, default=str))
+        return 0
+    printer = Console(soft_wrap=True)
+    for side in sides:
+        printer.print(f"{side['side'].upper()}: {side['label']}", style="bold", markup=False)
+        printer.print(side["answer"], markup=False)
+    printer.print(out["summary"], style="bold", markup=False)
+    for point in out["points"]:
+        a = f"{point['a']['citation']}: {point['a']['value']}" if point["a"] else "-"
+        b = f"{point['b']['citation']}: {point['b']['value']}" if point["b"] else "-"
+        printer.print(f"[{point['verdict']}] {point['point']}\n   A {a}\n   B {b}", markup=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="policyrag", description="Answers about governing documents, with the clause behind every answer.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -253,6 +289,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-web", action="store_true", help="never use web search (or its offline fallback)")
     p.add_argument("--generator", default="auto", help="auto (configured chat model, else offline), offline, groq, or provider:model")
     p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("compare", help="compare two policy wordings on one question")
+    p.add_argument("question")
+    p.add_argument("--a", required=True, help="a document id (e.g. careshield_rider_individual) or key=value filters")
+    p.add_argument("--b", required=True, help="the other wording, same forms")
+    p.add_argument("--collection")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--generator", default="auto")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("serve", help="run the HTTP service and web page")
     p.add_argument("--host", default="127.0.0.1")

@@ -101,3 +101,42 @@ class GraphOutput(TypedDict, total=False):
     cacheable: bool
     latency_ms: dict[str, float]
     trace: list[str]
+
+
+class CompareInput(TypedDict):
+    """Two wordings and one question. A side is a filter: {"doc_id": ...} or {"product": ..., "variant": ...}."""
+
+    question: str
+    a: dict[str, Any]
+    b: dict[str, Any]
+    collection: NotRequired[str | None]
+    top_k: NotRequired[int]
+
+
+class SideTask(TypedDict):
+    """What one parallel branch of the compare graph answers."""
+
+    question: str
+    side: Literal["a", "b"]
+    filters: dict[str, Any]
+    top_k: int
+
+
+class CompareState(TypedDict, total=False):
+    question: str
+    a: dict[str, Any]
+    b: dict[str, Any]
+    collection: str | None
+    top_k: int
+    sides: Annotated[list[dict[str, Any]], operator.add]
+    points: list[dict[str, Any]]
+    summary: str
+    latency_ms: Annotated[dict[str, float], merge_latency]
+
+
+class CompareOutput(TypedDict, total=False):
+    question: str
+    sides: list[dict[str, Any]]
+    points: list[dict[str, Any]]
+    summary: str
+    latency_ms: dict[str, float]

@@ -23,12 +23,23 @@ from core.settings import Settings
 from db.keys import KeyStore
 from db.store import StoreError
 from db.telemetry import RequestRecord, Telemetry
-from graph import graph
-from nodes.context import Services, set_default_services
+from graph import compare_graph, graph
+from nodes.context import RunContext, Services, set_default_services
 from server.cache import SemanticCache
 from server.querying import QueryService
-from server.ratelimit import RateLimiter
-from server.schemas import GraphInputModel, GraphOutputModel, KeyRequest, KeyResponse, QueryRequest, QueryResponse, RevokeRequest
+from server.ratelimit import RateLimiter, route_cost
+from server.schemas import (
+    ComparePoliciesRequest,
+    EvaluateRetrievalRequest,
+    GraphInputModel,
+    GraphOutputModel,
+    KeyRequest,
+    KeyResponse,
+    QueryRequest,
+    QueryResponse,
+    RevokeRequest,
+    SearchPolicyRequest,
+)
 from server.security import Caller, HardeningMiddleware, identify, require
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -199,6 +210,70 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
         if not state.keys.revoke(body.key_id):
             raise HTTPException(404, f"no active key with id '{body.key_id}'")
         return {"revoked": body.key_id}
+
+    @app.get("/policies", tags=["insurance"])
+    def policies(who: Caller = Depends(reader)) -> dict[str, Any]:
+        """The policy wordings in the index (for choosing what to compare)."""
+        documents: dict[str, dict[str, Any]] = {}
+        for payload in state.services.resources.reader.store().payloads({"document_type": "policy_wording"}, limit=100_000):
+            documents.setdefault(payload["doc_id"], {
+                "doc_id": payload["doc_id"], "title": payload.get("title"), "collection": payload.get("collection"),
+                "provider": payload.get("provider"), "product": payload.get("product"), "variant": payload.get("variant"),
+                "uin": payload.get("uin") or payload.get("version"),
+            })
+        return {"documents": sorted(documents.values(), key=lambda d: d["doc_id"])}
+
+    @app.post("/search-policy", tags=["insurance"])
+    def search_policy(body: SearchPolicyRequest, who: Caller = Depends(admitted)) -> dict[str, Any]:
+        """Answer from one insurer's wordings: answer, coverage type (covered / not covered / conditional), citations, evidence."""
+        filters = {k: v for k, v in (("category", body.category), ("provider", body.provider), ("product", body.product), ("variant", body.variant)) if v}
+        request = QueryRequest(question=body.query, filters=filters, top_k=body.top_k, allow_web=False)
+        check_query(request)
+        record = state.queries.answer(who, request, endpoint="/search-policy")
+        return {key: record.get(key) for key in ("answer", "coverage_type", "status", "status_detail", "citations", "evidence",
+                                                  "route", "confidence", "trust_grade", "cache_hit", "latency_ms")}
+
+    @app.post("/compare-policies", tags=["insurance"])
+    def compare_policies(body: ComparePoliciesRequest, who: Caller = Depends(admitted)) -> dict[str, Any]:
+        """The same question against two wordings: both answers and, per point, same / different / only in one."""
+        try:
+            side_a, side_b = body.sides()
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        started = time.perf_counter()
+        out = compare_graph.invoke({"question": body.query, "a": side_a, "b": side_b}, context=RunContext(services=state.services, allow_web=False))
+        sides = {s["side"]: {k: v for k, v in s.items() if k != "clauses"} for s in out["sides"]}
+        if not sides["a"]["evidence"] and not sides["b"]["evidence"]:
+            raise HTTPException(404, "neither wording was found in the index; check the document ids or product names (GET /policies)")
+        cost = sum(route_cost(False, False, side["generator"], side["status"]) for side in sides.values())
+        state.limiter.charge(who.key_id, who.limits, cost)
+        total = round((time.perf_counter() - started) * 1000, 3)
+        state.telemetry.record(RequestRecord(endpoint="/compare-policies", http_status=200, key_id=who.key_id, question=body.query, latency_ms=total, node_latency=out.get("latency_ms")))
+        return {"question": body.query, "a": sides["a"], "b": sides["b"], "points": out["points"], "summary": out["summary"], "latency_ms": {**out.get("latency_ms", {}), "total": total}}
+
+    @app.post("/evaluate-retrieval", tags=["insurance"])
+    def evaluate_retrieval(body: EvaluateRetrievalRequest, who: Caller = Depends(admitted)) -> dict[str, Any]:
+        """Hit rate and MRR of retrieval on your own labelled questions."""
+        filters = {**body.filters, **({"collection": body.collection} if body.collection else {})}
+        rows = []
+        for item in body.questions:
+            found = state.services.resources.retriever.retrieve(item.question, filters, body.k)
+            rank = next((i for i, e in enumerate(found, start=1)
+                         if any(e.citation.startswith(g) for g in item.gold_citations) or e.doc_id in item.gold_doc_ids), None)
+            rows.append({"question": item.question, "rank": rank, "retrieved": [e.citation for e in found]})
+        state.limiter.charge(who.key_id, who.limits, 0.2 * len(rows))
+        hits = sum(1 for r in rows if r["rank"])
+        return {"k": body.k, "questions": len(rows), "hit_rate": round(hits / len(rows), 4),
+                "mrr": round(sum(1 / r["rank"] for r in rows if r["rank"]) / len(rows), 4), "results": rows}
+
+    @app.get("/quota", tags=["insurance"])
+    def quota(who: Caller = Depends(reader)) -> JSONResponse:
+        """The caller's remaining quota; 429 (with Retry-After) once it is spent."""
+        status = state.limiter.status(who.key_id, who.limits)
+        body = {"key_id": who.key_id, "remaining": max(0.0, status["credits"]), **status}
+        if status["credits"] < 1:
+            return JSONResponse(body, status_code=429, headers={"Retry-After": str(status["retry_after_s"])})
+        return JSONResponse(body)
 
     add_routes(
         app,

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from db.telemetry import RequestRecord, Telemetry
 from graph import graph
-from graph.record import output_record
+from core.record import output_record
 from nodes.context import RunContext, Services
 from server.cache import SemanticCache, scope_key
 from server.ratelimit import RateLimiter, route_cost

@@ -126,3 +126,72 @@ class GraphOutputModel(BaseModel):
     route: str | None = None
     initial_route: str | None = None
     confidence: float | None = None
+
+
+class SearchPolicyRequest(BaseModel):
+    """ClaimShield-style policy search: a question about one insurer's wordings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=20000)
+    category: str = Field("health", max_length=64)
+    provider: str | None = Field(None, max_length=64)
+    product: str | None = Field(None, max_length=64)
+    variant: str | None = Field(None, max_length=64)
+    top_k: int = Field(5, ge=1, le=20)
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the query must not be empty")
+        return value.strip()
+
+
+class ComparePoliciesRequest(BaseModel):
+    """Two wordings to compare: two document ids, or two products (and/or variants) of one provider."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=2000)
+    category: str | None = Field(None, max_length=64)
+    provider: str | None = Field(None, max_length=64)
+    product_a: str | None = Field(None, max_length=64)
+    product_b: str | None = Field(None, max_length=64)
+    variant_a: str | None = Field(None, max_length=64)
+    variant_b: str | None = Field(None, max_length=64)
+    document_a: str | None = Field(None, max_length=200)
+    document_b: str | None = Field(None, max_length=200)
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the query must not be empty")
+        return value.strip()
+
+    def sides(self) -> tuple[dict[str, str], dict[str, str]]:
+        """The two filters; raises ValueError when the request does not name two wordings."""
+        if self.document_a and self.document_b:
+            return {"doc_id": self.document_a}, {"doc_id": self.document_b}
+        shared = {k: v for k, v in (("category", self.category), ("provider", self.provider)) if v}
+        a = {**shared, **({"product": self.product_a} if self.product_a else {}), **({"variant": self.variant_a} if self.variant_a else {})}
+        b = {**shared, **({"product": self.product_b} if self.product_b else {}), **({"variant": self.variant_b} if self.variant_b else {})}
+        if a == b or not (self.product_a or self.variant_a) or not (self.product_b or self.variant_b):
+            raise ValueError("name two wordings: document_a and document_b, or product_a/variant_a and product_b/variant_b")
+        return a, b
+
+
+class LabelledQuestion(BaseModel):
+    question: str = Field(min_length=1, max_length=2000)
+    gold_citations: list[str] = Field(default_factory=list, description="Any chunk citation starting with one of these counts.")
+    gold_doc_ids: list[str] = Field(default_factory=list)
+
+
+class EvaluateRetrievalRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    questions: list[LabelledQuestion] = Field(min_length=1, max_length=200)
+    k: int = Field(5, ge=1, le=20)
+    collection: str | None = None
+    filters: dict[str, str | int | bool | list[str]] = Field(default_factory=dict)

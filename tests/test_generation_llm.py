@@ -11,7 +11,7 @@ import pytest
 from pydantic import SecretStr
 
 from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL, SYSTEM_PROMPT
-from graph.record import output_record
+from core.record import output_record
 from tests.conftest import run_graph
 
 KEY = "gsk_test_key_0123456789abcdef"

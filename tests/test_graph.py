@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graph import build_graph, graph
-from graph.record import output_record
+from core.record import output_record
 from generation.prompts import REFUSAL
 from nodes.context import RunContext
 from tests.conftest import run_graph

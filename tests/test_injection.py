@@ -232,7 +232,7 @@ LEGIT = "Patient health records must be retained for eight years after the concl
 def test_a_leaking_reply_is_caught_in_the_answer_and_the_stream(services, standin, leak, forbidden, reason):
     standin.set_script(chat=[{"text": f"{LEGIT} {leak}"}])
     out, tokens = stream_run(RETENTION, services(), generator="groq")
-    from graph.record import output_record
+    from core.record import output_record
 
     streamed = "".join(tokens)
     assert out["status"] == "answered" and out["answer"].startswith(LEGIT)

@@ -1,0 +1,123 @@
+"""Comparing two policy wordings on one question: pull out the values a clause states, pair clauses
+by section and benefit, and say per point whether the wordings agree.
+
+Values are what claims turn on: amounts (Rs. 40,000), percentages (25%), periods (24 months, two
+years), and the phrases that replace a number ("as per the Table of Benefits", "waived", "not
+applicable"). Two paired clauses are "same" when they state the same values and polarity.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.types import Evidence
+from retrieval.sparse import words
+
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "fifteen": 15, "eighteen": 18, "twenty": 20, "twenty four": 24, "twenty-four": 24,
+    "thirty": 30, "thirty six": 36, "thirty-six": 36, "forty five": 45, "forty-five": 45, "forty eight": 48, "forty-eight": 48,
+    "sixty": 60, "ninety": 90,
+}
+_WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")\b(?:\s*\(\s*\d+\s*\))?", re.I)
+_AMOUNT_RE = re.compile(r"(?:\brs\.?|\binr|₹)\s*(\d[\d,]*(?:\.\d+)?)\s*(?:/-)?(?:\s*(lakhs?|lacs?|crores?))?", re.I)
+_PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", re.I)
+_PERIOD_RE = re.compile(r"(\d+)\s*(days?|months?|years?|hours?)\b", re.I)
+_MARKERS = {
+    "as per the table of benefits": r"as (?:per|shown in|mentioned in|specified in) the table of benefits",
+    "no limit": r"\bno (?:sub-?)?limit\b|without any (?:sub-?)?limit|\bnot subject to any limit|as actually charged",
+    "waived": r"\bwaived\b",
+    "not applicable": r"\bnot applicable\b|\bdoes not apply\b",
+    "not covered": r"\bnot covered\b|shall not be liable|\bexcluded\b",
+    "whichever is lower": r"whichever is (?:lower|less)",
+}
+_MARKER_RES = {name: re.compile(pattern, re.I) for name, pattern in _MARKERS.items()}
+PAIR_MIN_SCORE = 0.25
+
+
+def _digits(text: str) -> str:
+    """'two (2) years' -> '2 years', 'thirty six months' -> '36 months'."""
+    return _WORD_NUMBER_RE.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), text)
+
+
+def extract_values(text: str) -> list[str]:
+    """The values a clause states, normalised, in order of appearance, without repeats."""
+    text = _digits(text)
+    found: list[tuple[int, str]] = []
+    for m in _AMOUNT_RE.finditer(text):
+        amount = m.group(1).replace(",", "").rstrip(".")
+        unit = f" {m.group(2).lower().rstrip('s')}" if m.group(2) else ""
+        found.append((m.start(), f"Rs. {int(float(amount)):,}{unit}"))
+    found += [(m.start(), f"{m.group(1)}%") for m in _PERCENT_RE.finditer(text)]
+    for m in _PERIOD_RE.finditer(text):
+        unit = m.group(2).lower().rstrip("s")
+        found.append((m.start(), f"{m.group(1)} {unit}{'s' if m.group(1) != '1' else ''}"))
+    found += [(m.start(), name) for name, pattern in _MARKER_RES.items() for m in pattern.finditer(text)]
+    seen: list[str] = []
+    for _, value in sorted(found):
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+@dataclass
+class Point:
+    point: str
+    verdict: str  # same / different / only_a / only_b
+    a: dict[str, Any] | None = None
+    b: dict[str, Any] | None = None
+    differing: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"point": self.point, "verdict": self.verdict, "a": self.a, "b": self.b, "differing": self.differing}
+
+
+def _side(e: Evidence) -> dict[str, Any]:
+    text = e.text  # the whole clause: a value outside the highlighted sentences still differs
+    values = extract_values(text)
+    return {
+        "citation": e.citation,
+        "document": e.document,
+        "chunk_id": e.chunk_id,
+        "page": e.page,
+        "section_key": e.metadata.get("section_key"),
+        "benefit_name": e.metadata.get("benefit_name"),
+        "coverage_type": e.metadata.get("coverage_type"),
+        "values": values,
+        "value": "; ".join(values) or text[:160],
+        "text": text,
+    }
+
+
+def _pair_score(a: Evidence, b: Evidence) -> float:
+    """How likely two clauses speak about the same thing: benefit name overlap, same section."""
+    name_a = set(words(str(a.metadata.get("benefit_name") or a.section)))
+    name_b = set(words(str(b.metadata.get("benefit_name") or b.section)))
+    names = len(name_a & name_b) / len(name_a | name_b) if name_a and name_b else 0.0
+    body = set(words(a.text)) & set(words(b.text))
+    overlap = len(body) / max(1, min(len(set(words(a.text))), len(set(words(b.text)))))
+    same_section = 1.0 if a.metadata.get("section_key") and a.metadata.get("section_key") == b.metadata.get("section_key") else 0.0
+    return 0.5 * names + 0.25 * overlap + 0.25 * same_section
+
+
+def align(a: list[Evidence], b: list[Evidence]) -> list[Point]:
+    """Pair the clauses of two wordings (greedy, best pairs first) and give each point its verdict."""
+    pairs = sorted(((_pair_score(x, y), i, j) for i, x in enumerate(a) for j, y in enumerate(b)), reverse=True)
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    points: list[tuple[int, Point]] = []
+    for score, i, j in pairs:
+        if score < PAIR_MIN_SCORE or i in used_a or j in used_b:
+            continue
+        used_a.add(i)
+        used_b.add(j)
+        side_a, side_b = _side(a[i]), _side(b[j])
+        differing = sorted(set(side_a["values"]) ^ set(side_b["values"]))
+        same = not differing and side_a["coverage_type"] == side_b["coverage_type"]
+        label = side_a["benefit_name"] or side_b["benefit_name"] or side_a["section_key"] or "clause"
+        points.append((min(i, j), Point(label, "same" if same else "different", side_a, side_b, differing)))
+    points += [(i, Point(_side(x)["benefit_name"] or "clause", "only_a", _side(x), None)) for i, x in enumerate(a) if i not in used_a]
+    points += [(j, Point(_side(y)["benefit_name"] or "clause", "only_b", None, _side(y))) for j, y in enumerate(b) if j not in used_b]
+    return [p for _, p in sorted(points, key=lambda item: item[0])]
