@@ -241,6 +241,10 @@ def cmd_compare(args: argparse.Namespace, resources: Resources) -> int:
         context=RunContext(services=services, generator=args.generator),
     )
     sides = [{k: v for k, v in s.items() if k != "clauses"} for s in sorted(out["sides"], key=lambda s: s["side"])]
+    missing = [f"--{s['side']} {getattr(args, s['side'])}" for s in sides if not s["evidence"]]
+    if missing:  # never compare with a wording that is not there ("only in" the other would be false)
+        console.print(f"[red]error:[/red] no wording in the index matches {' and '.join(missing)}; see the document ids with GET /policies")
+        return 2
     if args.json:
         print(json.dumps({"question": args.question, "sides": sides, "points": out["points"], "summary": out["summary"]}, indent=2, default=str))
         return 0
@@ -299,6 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--generator", default="auto")
     p.set_defaults(func=cmd_compare)
 
+    sub.add_parser("eval", help="offline evaluation: ablations, correction, calibration, safety (see policyrag eval --help)")
+
     p = sub.add_parser("serve", help="run the HTTP service and web page")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
@@ -320,6 +326,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, settings: Settings | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["eval"]:  # the evaluation runner has its own options
+        from evals.runner import main as run_eval
+
+        return run_eval(argv[1:])
     args = build_parser().parse_args(argv)
     resources = Resources(settings or get_settings())
     try:

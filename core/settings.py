@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, JsonConfigSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# Routing thresholds fitted by `policyrag eval` (evidence in evals/results/calibration.json); the
+# environment still wins over this file, and the file over the defaults below.
+THRESHOLDS_FILE = REPO_ROOT / "config" / "thresholds.json"
 
 
 class Settings(BaseSettings):
@@ -103,6 +106,18 @@ class Settings(BaseSettings):
 
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        thresholds = JsonConfigSettingsSource(settings_cls, json_file=THRESHOLDS_FILE)
+        return init_settings, env_settings, dotenv_settings, file_secret_settings, thresholds
 
     @property
     def index_dir(self) -> Path:

@@ -123,8 +123,29 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
         "upsert_s": round(upsert_s, 2),
         "upsert_chunks_per_s": round(size / upsert_s, 1),
         **{mode: percentiles(samples) for mode, samples in timings.items()},
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_rss_mb": peak_rss_mb(),
     }
+
+
+def peak_rss_mb() -> float:
+    """This process's peak RSS: VmHWM, since Linux carries ru_maxrss over from the parent across fork and exec
+    (a subprocess of a 1 GB parent would report 1 GB)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def store_in_subprocess(backend: str, size: int, queries: int) -> dict:
+    """bench_store in a fresh interpreter, so its peak RSS is its own (also used by evals.bench_service)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "evals.bench_index", "--one", backend, str(size), "--queries", str(queries)],
+        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def single_query_latency(reader, request, mode: str) -> float:
@@ -213,11 +234,7 @@ def main() -> int:
     for backend in ("edge", "qdrant-client"):
         for size in args.sizes:
             queries = args.queries if backend == "edge" or size <= 10000 else max(10, args.queries // 5)
-            out = subprocess.run(
-                [sys.executable, "-m", "evals.bench_index", "--one", backend, str(size), "--queries", str(queries)],
-                capture_output=True, text=True, check=True, cwd=REPO_ROOT,
-            )
-            row = json.loads(out.stdout.strip().splitlines()[-1])
+            row = store_in_subprocess(backend, size, queries)
             print(json.dumps(row), flush=True)
             stores.append(row)
     model = bench_model(args.model_docs)

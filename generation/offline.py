@@ -41,7 +41,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 covered |= candidate.terms
     lines = [f"{_LEADING_NUMBER_RE.sub('', c.text).strip()} [Source {c.block + 1}]" for c in chosen]
     context = " ".join(f"{b.document} {b.citation} {b.text}" for b in blocks).lower()
-    missing = [name for name in salient_names(question) if name.lower() not in context]
+    # only plain names are echoed back (never codes or strings a question may have planted)
+    missing = [n for n in salient_names(question) if n.lower() not in context and n.isalpha() and len(n) <= 20]
     if missing:
         lines.append(f"The sources do not mention {', '.join(missing)}.")
     return " ".join(lines)

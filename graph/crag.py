@@ -25,7 +25,8 @@ from nodes.retrieve import retrieve
 from nodes.web_search import web_search
 
 
-def build_graph() -> CompiledStateGraph:
+def build_graph(with_requery: bool = True) -> CompiledStateGraph:
+    """The corrective RAG graph; without the requery loop for the "does correction pay?" comparison."""
     builder = StateGraph(GraphState, context_schema=RunContext, input_schema=GraphInput, output_schema=GraphOutput)
     builder.add_node("retrieve", retrieve)
     builder.add_node("grade", grade)
@@ -33,7 +34,6 @@ def build_graph() -> CompiledStateGraph:
     builder.add_node("web_search", web_search)
     builder.add_node("generate", generate)
     builder.add_node("answerability", answerability)
-    builder.add_node("requery", requery)
 
     builder.add_edge(START, "retrieve")
     builder.add_edge("retrieve", "grade")
@@ -41,9 +41,13 @@ def build_graph() -> CompiledStateGraph:
     builder.add_conditional_edges("refine", after_refine, ["generate", "web_search"])
     builder.add_edge("web_search", "generate")
     builder.add_edge("generate", "answerability")
-    builder.add_conditional_edges("answerability", after_answerability, ["requery", END])
-    builder.add_conditional_edges("requery", after_requery, ["generate", END])
-    return builder.compile(name="policyrag")
+    if with_requery:
+        builder.add_node("requery", requery)
+        builder.add_conditional_edges("answerability", after_answerability, ["requery", END])
+        builder.add_conditional_edges("requery", after_requery, ["generate", END])
+    else:
+        builder.add_edge("answerability", END)
+    return builder.compile(name="policyrag" if with_requery else "policyrag-no-requery")
 
 
 graph = build_graph()

@@ -122,6 +122,10 @@ def chunk_unit(unit: Unit, max_words: int, overlap_words: int) -> list[tuple[str
     pieces = split_text(unit.text, max_words, overlap_words)
     own_refs = citation_tokens(unit.citation)
     if len(pieces) == 1:
+        # a paragraph kept whole still answers for each of its points: Art. 5(1) carries ref_5_1_c
+        points = _letter_points(pieces[0], None) if _paragraph_groups(unit.citation) == 1 else []
+        for point in points:
+            own_refs += [t for t in citation_tokens(f"{unit.citation}({point})") if t not in own_refs]
         return [(pieces[0], unit.citation, own_refs)]
     out = []
     previous: str | None = None

@@ -9,7 +9,9 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AnyUrl, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import Any
+
+from pydantic import AnyUrl, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 DocumentType = Literal[
     "primary_law",
@@ -28,6 +30,17 @@ class HierarchyRank(IntEnum):
     REGULATOR_GUIDANCE = 2
     TECHNICAL_STANDARD = 3
     COMMENTARY = 4
+
+
+# Spellings other corpora use for the same document types.
+DOCUMENT_TYPE_SYNONYMS = {
+    "official_technical_standard": "technical_standard",
+    "secondary_commentary": "commentary",
+    "guidance": "regulator_guidance",
+    "law": "primary_law",
+    "legislation": "primary_law",
+    "policy": "policy_wording",
+}
 
 
 class SidecarError(ValueError):
@@ -55,6 +68,20 @@ class Sidecar(BaseModel):
     product: str | None = None
     variant: str | None = None
     uin: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_common_spellings(cls, data: Any) -> Any:
+        """Sidecars from other corpora: `article` (or the title) stands in for a missing citation;
+        document-type synonyms are mapped to ours."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        if not data.get("citation"):
+            data["citation"] = data.get("article") or data.get("title")
+        if isinstance(data.get("document_type"), str):
+            data["document_type"] = DOCUMENT_TYPE_SYNONYMS.get(data["document_type"], data["document_type"])
+        return data
 
     @field_validator("title", "publisher", "citation", "version", "jurisdiction")
     @classmethod

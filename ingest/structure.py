@@ -178,7 +178,8 @@ def _join(*parts: str) -> str:
     return " / ".join(p for p in parts if p)
 
 
-_TOP_CLAUSE_RE = re.compile(r"^(\d{1,2})\.?\s+([A-Z][^.,;:]{1,70})$")
+_TOP_CLAUSE_RE = re.compile(r"^(\d{1,2})\.?\s+([A-Z][^.,;:]{1,70}):?$")  # "8. Moratorium Period:" too
+_LIST_ITEM_RE = re.compile(r"^(\d{1,2})\.?\s+\S")
 _SUB_CLAUSE_RE = re.compile(r"^(\d{1,2})((?:\.\d{1,2}){1,4})\.?\s+([A-Z(].*)$")
 
 
@@ -203,6 +204,7 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
     current: _Open | None = None
     top_number, top_heading = 0, ""
     heading = ""
+    list_run = 0  # a bare numbered list 1, 2, ... n seen since the last heading: n+1 continues it (annexure lists)
 
     def close() -> None:
         nonlocal current
@@ -210,8 +212,10 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
             top_key = section_key(top_heading)
             own_key = section_key(heading, top_heading)
             # inside Definitions or Exclusions the section decides (a defined "Co-payment" is a definition),
-            # except that waiting periods listed among exclusions are waiting periods
-            key = top_key if top_key in ("definitions", "exclusions") and own_key != "waiting_period" else own_key
+            # except that waiting periods listed among exclusions are waiting periods (a defined "Waiting
+            # Period" or "Grace Period ... waiting periods" stays a definition)
+            exception = top_key == "exclusions" and own_key == "waiting_period"
+            key = top_key if top_key in ("definitions", "exclusions") and not exception else own_key
             unit.extra.update(
                 {
                     "section_key": key,
@@ -230,13 +234,17 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
         top = _TOP_CLAUSE_RE.match(stripped)
         sub = _SUB_CLAUSE_RE.match(stripped)
         named = _is_named_heading(stripped) and len(stripped.split()) <= 6
-        if top and _is_top_heading(top.group(2).strip(), int(top.group(1)), top_number):
+        item = _LIST_ITEM_RE.match(stripped)
+        continues_list = bool(item) and list_run >= 2 and int(item.group(1)) == list_run + 1
+        if top and not continues_list and _is_top_heading(top.group(2).strip(), int(top.group(1)), top_number):
             close()
+            list_run = 0
             top_number, top_heading, heading = int(top.group(1)), stripped, stripped
             current = _Open(f"{citation} cl. {top_number}", stripped, page, [stripped])
             continue
         if sub and (top_number == 0 or int(sub.group(1)) == top_number):
             close()
+            list_run = 0
             number = sub.group(1) + sub.group(2)
             top_number = top_number or int(sub.group(1))
             heading = stripped
@@ -244,9 +252,13 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
             continue
         if named:
             close()
+            list_run = 0
             top_heading = heading = stripped
             current = _Open(f"{citation} - {stripped.title() if stripped.isupper() else stripped}", stripped, page, [stripped])
             continue
+        if item:
+            number = int(item.group(1))
+            list_run = 1 if number == 1 else number if number == list_run + 1 else list_run
         if current is None:
             heading = ""
             current = _Open(citation, top_heading, page, [])

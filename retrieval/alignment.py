@@ -24,12 +24,12 @@ _NUMBER_WORDS = {
 _WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")\b(?:\s*\(\s*\d+\s*\))?", re.I)
 _AMOUNT_RE = re.compile(r"(?:\brs\.?|\binr|₹)\s*(\d[\d,]*(?:\.\d+)?)\s*(?:/-)?(?:\s*(lakhs?|lacs?|crores?))?", re.I)
 _PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", re.I)
-_PERIOD_RE = re.compile(r"(\d+)\s*(days?|months?|years?|hours?)\b", re.I)
+_PERIOD_RE = re.compile(r"(?<![\d.,])(\d+)\s*(days?|months?|years?|hours?)\b", re.I)  # not "3.3 Day Care", "2,00,000 Day Care"
 _MARKERS = {
     "as per the table of benefits": r"as (?:per|shown in|mentioned in|specified in) the table of benefits",
     "no limit": r"\bno (?:sub-?)?limit\b|without any (?:sub-?)?limit|\bnot subject to any limit|as actually charged",
     "waived": r"\bwaived\b",
-    "not applicable": r"\bnot applicable\b|\bdoes not apply\b",
+    "not applicable": r"\bnot applicable\b",
     "not covered": r"\bnot covered\b|shall not be liable|\bexcluded\b",
     "whichever is lower": r"whichever is (?:lower|less)",
 }
@@ -37,9 +37,26 @@ _MARKER_RES = {name: re.compile(pattern, re.I) for name, pattern in _MARKERS.ite
 PAIR_MIN_SCORE = 0.25
 
 
+_REPEATED_NUMBER_RE = re.compile(r"\b(\d+)\s*\(\s*\1\s*\)")
+
+
 def _digits(text: str) -> str:
-    """'two (2) years' -> '2 years', 'thirty six months' -> '36 months'."""
-    return _WORD_NUMBER_RE.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), text)
+    """'two (2) years' -> '2 years', 'thirty six months' -> '36 months', '36 (thirty six) months' -> '36 months'."""
+    text = _WORD_NUMBER_RE.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), text)
+    return _REPEATED_NUMBER_RE.sub(r"\1", text)
+
+
+def indian_grouping(number: int) -> str:
+    """300000 -> '3,00,000', 40000 -> '40,000' (the way these wordings write amounts)."""
+    digits = str(number)
+    if len(digits) <= 3:
+        return digits
+    head, tail = digits[:-3], digits[-3:]
+    groups = []
+    while len(head) > 2:
+        groups.insert(0, head[-2:])
+        head = head[:-2]
+    return ",".join([head, *groups, tail]) if head else ",".join([*groups, tail])
 
 
 def extract_values(text: str) -> list[str]:
@@ -49,7 +66,7 @@ def extract_values(text: str) -> list[str]:
     for m in _AMOUNT_RE.finditer(text):
         amount = m.group(1).replace(",", "").rstrip(".")
         unit = f" {m.group(2).lower().rstrip('s')}" if m.group(2) else ""
-        found.append((m.start(), f"Rs. {int(float(amount)):,}{unit}"))
+        found.append((m.start(), f"Rs. {indian_grouping(int(float(amount)))}{unit}"))
     found += [(m.start(), f"{m.group(1)}%") for m in _PERCENT_RE.finditer(text)]
     for m in _PERIOD_RE.finditer(text):
         unit = m.group(2).lower().rstrip("s")
@@ -91,15 +108,54 @@ def _side(e: Evidence) -> dict[str, Any]:
     }
 
 
+# Words that say what kind of provision a clause is, not what it is about: "Limit for Cataract Surgery" and
+# "Cataract Treatment" are both about cataract.
+_GENERIC_NAME_WORDS = frozenset(
+    words(
+        "limit limits sub-limit sublimit cover covers coverage benefit benefits treatment treatments surgery expenses expense "
+        "charges charge other policy exclusion exclusions condition conditions definition definitions"
+    )
+)
+# Sections whose clauses can state the same thing in different places: what is paid (a room rent limit inside
+# a Hospitalisation clause), and what is not paid or not yet paid.
+_RELATED_SECTIONS = ({"benefits", "room_rent", "co_payment", "table_of_benefits"}, {"exclusions", "waiting_period"})
+
+
+def _topic(e: Evidence) -> set[str]:
+    return set(words(str(e.metadata.get("benefit_name") or e.section))) - _GENERIC_NAME_WORDS
+
+
+def _is_table(e: Evidence) -> bool:
+    return e.metadata.get("section_key") == "table_of_benefits"
+
+
+def _related(a: Evidence, b: Evidence) -> bool:
+    key_a, key_b = a.metadata.get("section_key"), b.metadata.get("section_key")
+    return key_a == key_b or any(key_a in group and key_b in group for group in _RELATED_SECTIONS)
+
+
 def _pair_score(a: Evidence, b: Evidence) -> float:
-    """How likely two clauses speak about the same thing: benefit name overlap, same section."""
-    name_a = set(words(str(a.metadata.get("benefit_name") or a.section)))
-    name_b = set(words(str(b.metadata.get("benefit_name") or b.section)))
-    names = len(name_a & name_b) / len(name_a | name_b) if name_a and name_b else 0.0
-    body = set(words(a.text)) & set(words(b.text))
-    overlap = len(body) / max(1, min(len(set(words(a.text))), len(set(words(b.text)))))
+    """How likely two clauses speak about the same thing: the subject of their names (or one clause's
+    subject named in the other's text: "Room ... Intensive Care Unit" inside a Hospitalisation clause),
+    shared words, same section. Without a shared subject, the same section alone does not make a pair, and a
+    definition (what a word means) is never the same point as an operative clause (what is paid)."""
+    if (a.metadata.get("section_key") == "definitions") != (b.metadata.get("section_key") == "definitions"):
+        return 0.0
+    topic_a, topic_b = _topic(a), _topic(b)
+    names = len(topic_a & topic_b) / len(topic_a | topic_b) if topic_a and topic_b else 0.0
+    text_a, text_b = set(words(a.text)), set(words(b.text))
+    named_in_text = 0.0
+    if _related(a, b) and not (_is_table(a) or _is_table(b)):  # a table names every benefit: no shared subject
+        named_in_text = max(
+            len(topic_a & text_b) / len(topic_a) if topic_a else 0.0,
+            len(topic_b & text_a) / len(topic_b) if topic_b else 0.0,
+        )
+    subject = max(names, 0.5 * named_in_text)
+    overlap = len(text_a & text_b) / max(1, len(text_a | text_b))
+    if not subject and overlap < 0.5:
+        return 0.0
     same_section = 1.0 if a.metadata.get("section_key") and a.metadata.get("section_key") == b.metadata.get("section_key") else 0.0
-    return 0.5 * names + 0.25 * overlap + 0.25 * same_section
+    return 0.5 * subject + 0.25 * overlap + 0.25 * same_section
 
 
 def align(a: list[Evidence], b: list[Evidence]) -> list[Point]:

@@ -2,11 +2,13 @@
 
 Features (each in [0, 1]):
 - dense: cosine similarity of question and chunk, rescaled to MiniLM's useful range;
-- coverage: share of the question's content words found in the chunk (and its title);
+- coverage: share of the question's content words found in the chunk (and its title), where covering
+  five words of a long, situational question counts as full coverage;
 - rerank: best single-sentence similarity (sentence MaxSim);
 - reference: the chunk carries the article/paragraph the question names;
 - numbers: numbers the question names appear in the chunk.
-The confidence is their weighted mean over the features that apply, times a penalty for names the
+The confidence is their weighted mean over the features that apply (at least 0.65 when the chunk
+carries the exact provision the question names), times a penalty for names the
 question uses that the chunk never mentions (HIPAA, California ...), and capped when the question
 names a reference that no retrieved chunk carries (an article that does not exist).
 """
@@ -32,7 +34,8 @@ CONTEXT_NAMES = frozenset(
     italy latvia lithuania luxembourg malta netherlands poland portugal romania slovakia slovenia spain sweden
     austrian belgian bulgarian croatian cypriot danish estonian finnish french german greek hungarian irish
     italian latvian lithuanian maltese dutch polish portuguese romanian slovak slovenian spanish swedish
-    british english scottish welsh european""".split()
+    british english scottish welsh european monday tuesday wednesday thursday friday saturday sunday
+    january february march april may june july august september october november december""".split()
 )
 # Regimes and jurisdictions outside the corpus: a question about them is out of scope unless a chunk names them.
 FOREIGN_REGIME_RE = re.compile(
@@ -43,6 +46,8 @@ FOREIGN_REGIME_RE = re.compile(
 )
 FOREIGN_REGIME_CAP = 0.3
 UNKNOWN_REFERENCE_CAP = 0.3
+REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
+COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
 OUT_OF_SCOPE_CAP = 0.3
 # Personal medical advice: no governing document answers it, whatever a patient record says.
 MEDICAL_ADVICE_RE = re.compile(
@@ -126,7 +131,7 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
         covered = {t for t in wanted if t in haystack_terms}
         # a plain word the law writes differently counts when its legal term is there
         bonus = 0.5 if expanded and expanded & haystack_terms and len(covered) < len(wanted) else 0.0
-        features["coverage"] = min(1.0, (len(covered) + bonus) / len(wanted))
+        features["coverage"] = min(1.0, (len(covered) + bonus) / min(len(wanted), COVERAGE_TARGET))
     if (rerank := _rescale(evidence.scores.rerank, *RERANK_RANGE)) is not None:
         features["rerank"] = rerank
     if reference_tokens:
@@ -135,6 +140,8 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
         features["numbers"] = sum(1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", haystack)) / len(numbers)
     total_weight = sum(WEIGHTS[name] for name in features) or 1.0
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
+    if features.get("reference") == 1.0:
+        confidence = max(confidence, REFERENCE_MATCH_FLOOR)
     names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
     missing = [n for n in names if not _mentions(n, haystack.lower(), haystack_terms)]
     if names and missing:

@@ -9,6 +9,7 @@ UINs, amounts) are single tokens so that an exact match is an exact match.
 from __future__ import annotations
 
 import re
+import threading
 import zlib
 from collections import Counter
 from dataclasses import dataclass
@@ -37,7 +38,15 @@ _GROUPED_NUMBER_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:[ ,]\d{3})+(?![\d,])")
 _IDENTIFIER_RE = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b|\b[A-Z]{3,}\d[A-Z0-9]{4,}\b")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
-_stemmer = snowballstemmer.stemmer("english")
+_local = threading.local()  # a Snowball stemmer keeps state per call: one per thread (the compare graph's
+# parallel branches and the HTTP server's worker threads stem at the same time)
+
+
+def _stem(word: str) -> str:
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)
 
 
 @dataclass(frozen=True)
@@ -68,7 +77,7 @@ def words(text: str) -> list[str]:
     for word in _WORD_RE.findall(text.lower()):
         if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
             continue
-        out.append(word if word[0].isdigit() else _stemmer.stemWord(word))
+        out.append(word if word[0].isdigit() else _stem(word))
     return out
 
 

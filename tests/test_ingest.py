@@ -169,7 +169,9 @@ def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_p
 
 def test_retrieval_after_ingest_names_its_provenance(resources, corpus):
     run(resources, [corpus])
-    evidence = resources.retriever.retrieve("How long does a controller have to notify a breach?", {"collection": "health_governance"}, 3)
+    evidence = resources.retriever.retrieve(
+        "How many hours does a controller have to notify a breach to the supervisory authority?", {"collection": "health_governance"}, 3
+    )
     top = evidence[0]
     assert top.citation == "GDPR Art. 33(1)" and "72 hours" in top.text
     assert top.publisher == "EUR-Lex" and top.jurisdiction == "EU" and top.hierarchy_rank == 1

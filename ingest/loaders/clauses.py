@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ingest.policy import benefit_name, coverage_type, section_key
+from ingest.policy import _DEFINED_TERM_RE, benefit_name, coverage_type, section_key
 from ingest.units import LoaderError, Unit
 
 CLAUSE_FIELDS = ("text", "section", "clause_id", "benefit_name", "limits", "waiting_period", "coverage_type")
@@ -34,7 +34,8 @@ def clause_units(payload: Any, path: Path, citation: str) -> tuple[dict[str, Any
         clause_id = str(row.get("clause_id") or number)
         section = str(row.get("section") or "")
         first = text.split("\n", 1)[0].split(". ", 1)[0]
-        name = str(row.get("benefit_name") or benefit_name(first if len(first.split()) <= 8 else section))
+        heading = len(first.split()) <= 8 or _DEFINED_TERM_RE.match(first)  # a heading, or "Accident means ..."
+        name = str(row.get("benefit_name") or benefit_name(first if heading else section))
         key = section_key(name, section) if section_key(section) not in ("definitions", "exclusions") else section_key(section)
         body = text
         if row.get("limits"):

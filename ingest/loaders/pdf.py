@@ -23,8 +23,12 @@ _ITEM_START_RE = re.compile(r"^\s*(\d{1,2}(\.\d{1,2}){0,4}\.?\s|\([a-z0-9ivx]{1,
 _END_RE = re.compile(r"[.:;!?]\s*$")
 
 
+_PAGE_LABEL_RE = re.compile(r"\bpage\W*#(?:\s*(?:of|/)\s*#)?")
+
+
 def _signature(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.split())).lower()
+    """Digits ignored, and "Page 3 of 25" written the same as "Page | 25" (one header, two layouts)."""
+    return _PAGE_LABEL_RE.sub("page #", re.sub(r"\d+", "#", " ".join(line.split())).lower())
 
 
 def _running_lines(pages: list[list[str]]) -> set[str]:

@@ -1,0 +1,105 @@
+"""Write evaluation results as JSON, a Markdown report and PNG plots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no screen
+import matplotlib.pyplot as plt  # noqa: E402
+
+RETRIEVAL_COLUMNS = ["hit@1", "hit@3", "hit@5", "hit@10", "mrr@10", "ndcg@10", "ms_per_query"]
+ANSWER_COLUMNS = ["key_fact_recall", "cited_block_has_fact", "refusal_precision", "refusal_recall", "over_refusal",
+                  "route_accuracy", "loop_rate", "recovered_by_loop", "latency_ms_mean", "leaks"]
+
+
+def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
+    head = f"| {first} | " + " | ".join(columns) + " |"
+    rule = "|" + "---|" * (len(columns) + 1)
+    body = [f"| {r[first]} | " + " | ".join("" if r.get(c) is None else str(r.get(c)) for c in columns) + " |" for r in rows]
+    return "\n".join([head, rule, *body])
+
+
+def markdown(results: dict[str, Any]) -> str:
+    parts = [f"# PolicyRAG evaluation\n\nCommand: `{results['command']}`; machine: {results['machine']}.\n"]
+    for name, block in results.get("retrieval", {}).items():
+        parts.append(f"## Retrieval: {name} ({block['questions']} questions)\n")
+        if block.get("note"):
+            parts.append(block["note"] + "\n")
+        parts.append(table(block["ablations"], RETRIEVAL_COLUMNS, "ablation") + "\n")
+        if block.get("published"):
+            parts.append(table(block["published"], RETRIEVAL_COLUMNS[:5], "system") + "\n")
+    for name, block in results.get("answers", {}).items():
+        parts.append(f"## Does correction pay? {name}\n")
+        rows = [{"variant": k, **v} for k, v in block.items() if k != "loop_cost"]
+        parts.append(table(rows, ANSWER_COLUMNS, "variant") + "\n")
+        parts.append(f"Loop cost: {json.dumps(block['loop_cost'])}\n")
+    if cal := results.get("calibration"):
+        parts.append("## Calibrated routing\n")
+        parts.append(
+            f"{cal['cases']} labelled questions ({cal['answerable']} answerable, {cal['unanswerable']} not), "
+            f"train {cal['train']} / test {cal['test']}. Chosen thresholds {cal['chosen']} vs baseline {cal['baseline']}.\n\n"
+            f"| | chosen | baseline 0.60/0.45 |\n|---|---|---|\n"
+            f"| test accuracy (refuse below the lower threshold) | {cal['test_accuracy_chosen']} | {cal['test_accuracy_baseline']} |\n"
+            f"| test precision above the CORRECT threshold | {cal['test_correct_precision_chosen']} | {cal['test_correct_precision_baseline']} |\n"
+            f"| test AUROC of the confidence | {cal['test_auroc']} | (same score) |\n"
+        )
+    if safety := results.get("safety"):
+        parts.append("## Injection, leakage and toxicity\n")
+        parts.append("```\n" + json.dumps(safety, indent=2) + "\n```\n")
+    return "\n".join(parts)
+
+
+def plot_retrieval(results: dict[str, Any], folder: Path) -> list[Path]:
+    paths = []
+    for name, block in results.get("retrieval", {}).items():
+        rows = block["ablations"]
+        figure, axis = plt.subplots(figsize=(9, 4))
+        labels = [r["ablation"] for r in rows]
+        width = 0.25
+        for offset, metric in enumerate(("hit@1", "mrr@10", "ndcg@10")):
+            axis.bar([i + (offset - 1) * width for i in range(len(rows))], [r[metric] for r in rows], width, label=metric)
+        axis.set_xticks(range(len(rows)), labels, rotation=30, ha="right", fontsize=8)
+        axis.set_ylim(0, 1)
+        axis.set_title(f"Retrieval ablations: {name}")
+        axis.legend(fontsize=8)
+        figure.tight_layout()
+        path = folder / f"retrieval_{name.replace(' ', '_').replace('/', '_')}.png"
+        figure.savefig(path, dpi=110)
+        plt.close(figure)
+        paths.append(path)
+    return paths
+
+
+def plot_calibration(results: dict[str, Any], folder: Path) -> Path | None:
+    cal = results.get("calibration")
+    if not cal:
+        return None
+    figure, axis = plt.subplots(figsize=(7, 3.5))
+    for answerable, colour in ((True, "tab:green"), (False, "tab:red")):
+        values = [s["confidence"] for s in cal["scores"] if s["answerable"] == answerable]
+        axis.hist(values, bins=20, range=(0, 1), alpha=0.6, color=colour, label="answerable" if answerable else "unanswerable")
+    for key, style in (("incorrect_threshold", "--"), ("correct_threshold", ":")):
+        axis.axvline(cal["chosen"][key], color="black", linestyle=style, label=f"chosen {key}")
+        axis.axvline(cal["baseline"][key], color="grey", linestyle=style, label=f"baseline {key}")
+    axis.set_xlabel("best-chunk confidence")
+    axis.legend(fontsize=7)
+    axis.set_title("Router confidence by label")
+    figure.tight_layout()
+    path = folder / "calibration.png"
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
+
+
+def write(results: dict[str, Any], folder: Path) -> None:
+    (folder / "plots").mkdir(parents=True, exist_ok=True)
+    (folder / "eval.json").write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+    if "calibration" in results:
+        (folder / "calibration.json").write_text(json.dumps(results["calibration"], indent=2) + "\n", encoding="utf-8")
+    (folder / "eval.md").write_text(markdown(results), encoding="utf-8")
+    plot_retrieval(results, folder / "plots")
+    plot_calibration(results, folder / "plots")
