@@ -58,9 +58,9 @@ def _now() -> datetime:
 class KeyStore:
     """SQLite table of API keys under the data folder."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, busy_timeout_s: float = 2.0):
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+        self._db = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
         self._lock = threading.Lock()

@@ -1,7 +1,7 @@
 """Request telemetry in SQLite (WAL): one row per answered request; analytics are SQL over it.
 
-Writing telemetry never fails a request: an error (disk full, locked database) is counted and the
-answer still goes out. The key id is stored, never the key; question text can be kept, hashed or
+Writing telemetry never fails a request: an error (disk full, locked database) is counted, the row
+is kept in memory (bounded) and written with the next row that can be, and the answer still goes out. The key id is stored, never the key; question text can be kept, hashed or
 dropped.
 """
 
@@ -12,11 +12,13 @@ import json
 import logging
 import sqlite3
 import threading
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 log = logging.getLogger("policyrag.telemetry")
+MAX_PENDING = 10_000
 Redaction = Literal["none", "hash", "drop"]
 
 SCHEMA = """
@@ -61,13 +63,15 @@ class RequestRecord:
 
 
 class Telemetry:
-    def __init__(self, path: Path, redaction: Redaction = "none"):
+    def __init__(self, path: Path, redaction: Redaction = "none", busy_timeout_s: float = 0.5):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.redaction = redaction
         self.write_errors = 0
+        self._pending: deque[RequestRecord] = deque(maxlen=MAX_PENDING)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, timeout=5, isolation_level=None, check_same_thread=False)
+        # a short wait: a locked telemetry file must not hold up the answer (the row is kept and retried)
+        self._db = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
@@ -79,22 +83,36 @@ class Telemetry:
             return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return text
 
+    def _row(self, r: RequestRecord) -> tuple:
+        return (r.endpoint, r.key_id, self._question(r.question), r.collection, r.route, r.initial_route, r.confidence, r.status,
+                r.http_status, int(r.cache_hit), r.generator, r.web_provider, r.latency_ms, json.dumps(r.node_latency or {}))
+
     def record(self, r: RequestRecord) -> bool:
-        """Store one request; False (and a warning, counted) if storage failed."""
-        try:
-            with self._lock:
-                self._db.execute(
+        """Store one request (and any kept back earlier) in one transaction; False if storage failed."""
+        with self._lock:
+            batch = [*self._pending, r]
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany(
                     "INSERT INTO requests (endpoint, key_id, question, collection, route, initial_route, confidence, status,"
                     " http_status, cache_hit, generator, web_provider, latency_ms, node_latency)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (r.endpoint, r.key_id, self._question(r.question), r.collection, r.route, r.initial_route, r.confidence, r.status,
-                     r.http_status, int(r.cache_hit), r.generator, r.web_provider, r.latency_ms, json.dumps(r.node_latency or {})),
+                    [self._row(x) for x in batch],
                 )
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                self._pending.append(r)
+                self.write_errors += 1
+                log.warning("telemetry write failed (%s); kept in memory, the request was still answered", type(error).__name__)
+                return False
+            self._pending.clear()
             return True
-        except sqlite3.Error as error:
-            self.write_errors += 1
-            log.warning("telemetry write failed (%s); the request was still answered", type(error).__name__)
-            return False
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
 
     def _percentile(self, fraction: float, where: str) -> float | None:
         count = self._db.execute(f"SELECT COUNT(*) FROM requests WHERE latency_ms IS NOT NULL {where}").fetchone()[0]
@@ -134,6 +152,7 @@ class Telemetry:
             "cache_hit_rate": round((hits or 0) / answered, 4) if answered else 0.0,
             "refusal_rate": round((refused or 0) / answered, 4) if answered else 0.0,
             "telemetry_write_errors": self.write_errors,
+            "telemetry_rows_pending": self.pending,
         }
 
     def close(self) -> None:

@@ -70,7 +70,8 @@ def generate_answer(
     removed: list[str] = []
     pieces: list[str] = []
     try:
-        for piece in sanitiser.stream(generator.stream(question, safe_blocks), removed):
+        sources = " ".join(f"{b.document} {b.citation} {b.strips}" for b in safe_blocks)
+        for piece in sanitiser.stream(generator.stream(question, safe_blocks), removed, grounded_in=sources):
             pieces.append(piece)
             if emit:
                 emit(piece)

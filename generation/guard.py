@@ -29,16 +29,22 @@ INJECTION_RE = re.compile(
     r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules|prompt|guidelines)\b"
     r"|\byou are now\b|\bfrom now on,? you\b|\bact as (if you|an? (ai|assistant|chatbot|unfiltered|different|new))\b"
     r"|\bnew (instructions?|persona|system prompt)\b|\bchange (your )?persona\b"
-    r"|\b(reveal|print|show|output|repeat|leak|disclose)\b.{0,40}\b(system prompt|your instructions|api keys?|secrets?|"
-    r"environment variables?|canary|passwords?)\b"
+    r"|\b(reveal|print|show|output|repeat|leak|disclose)\b.{0,40}\b(system prompt|system instructions|(your|its|hidden|the) instructions|"
+    r"api keys?|secrets?|environment variables?|canary|passwords?)\b"
     r"|\b(do not|don't|never) (cite|include citations|mention sources)\b|\bwithout (any )?citations?\b"
-    r"|\bdeveloper mode\b|\bjailbreak\b",
+    r"|\bdeveloper mode\b|\bjailbreak\b"
+    # text that addresses the model and tells it what to write
+    r"|\b(assistant|chatbot|language model|llm|any ai|the ai|an ai|ai model)\b.{0,60}\b(reply|respond|answer|add|append|end|"
+    r"include|disclose|reveal|say|print|output|write|mention)\b"
+    r"|\b(end|finish|close|begin|start) (your|the|each|every) (reply|answer|response|output)s? with\b"
+    r"|\bverification (code|string|token)\b",
     re.I,
 )
-# "[Source 1]", "[Source 1, 3]", and the forms models also write: "[Source 1, Source 3]", "[Sources 1 and 3]".
 _CITATION_RE = re.compile(r"\[Sources?\s+(\d+(?:\s*(?:,|;|&|and)\s*(?:Sources?\s+)?\d+)*)\]", re.I)
 _WORD_RE = re.compile(r"[a-z0-9']+")
 LEAK_RUN = 8
+# Codes and identifiers (CANARY-7Q9Z, NICHLIP25039V032425, pat-0007): an answer may only quote those its sources hold.
+CODE_RE = re.compile(r"\b[A-Z]{2,}-[A-Z0-9]{4,}(?:-[A-Z0-9]+)*\b|\b[A-Z]{3,}\d[A-Z0-9]{4,}\b|\b[a-z]{2,5}-\d{3,}\b")
 
 
 def neutralise(text: str) -> str:
@@ -106,13 +112,19 @@ class Sanitiser:
             removed.append("boundary tag")
         return text
 
-    def clean_sentence(self, sentence: str, removed: list[str], before: str = "") -> str:
-        """One sentence (or line) of an answer, or '' if it must go; `before` is the tail of the text before it."""
+    def clean_sentence(self, sentence: str, removed: list[str], before: str = "", grounded_in: str | None = None) -> str:
+        """One sentence (or line) of an answer, or '' if it must go; `before` is the tail of the text before it.
+
+        With `grounded_in` (the evidence the model was given), a sentence quoting a code or identifier
+        the evidence never contains (a planted canary, an invented UIN) goes too."""
         if leaks_system_prompt(f"{before} {sentence}"):
             removed.append("system prompt text")
             return ""
         if is_injection(sentence):
             removed.append("injected instruction")
+            return ""
+        if grounded_in is not None and any(code not in grounded_in for code in CODE_RE.findall(sentence)):
+            removed.append("code not in the sources")
             return ""
         return self._redact(sentence, removed)
 
@@ -126,17 +138,17 @@ class Sanitiser:
         cleaned = " ".join(p.strip() for p in pieces if p.strip()).strip()
         return SanitisedAnswer(cleaned or REFUSAL, removed)
 
-    def stream(self, tokens: Iterable[str], removed: list[str]) -> Iterator[str]:
+    def stream(self, tokens: Iterable[str], removed: list[str], grounded_in: str | None = None) -> Iterator[str]:
         """Sanitise a token stream sentence by sentence; a sentence is released once it is complete and clean."""
         buffer, before = "", ""
         for token in tokens:
             buffer += token
             while (cut := _stream_boundary(buffer)) is not None:
                 sentence, buffer = buffer[:cut], buffer[cut:]
-                if cleaned := self.clean_sentence(sentence, removed, before):
+                if cleaned := self.clean_sentence(sentence, removed, before, grounded_in):
                     yield cleaned
                 before = _tail(f"{before} {sentence}")  # a run crossing into the next sentence drops that one too
-        if buffer.strip() and (cleaned := self.clean_sentence(buffer, removed, before)):
+        if buffer.strip() and (cleaned := self.clean_sentence(buffer, removed, before, grounded_in)):
             yield cleaned
 
 

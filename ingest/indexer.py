@@ -7,6 +7,7 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
+from core.failpoints import checkpoint
 from db.catalog import Catalog, CatalogChunk, text_key
 from db.index import Backend
 from db.store import StoredPoint
@@ -68,15 +69,18 @@ def build_generation(catalog: Catalog, backend: Backend, embedder: Embedder, pro
                 for chunk in batch
             ]
             store.upsert(points)
+            checkpoint("generation_partly_written")
             if progress:
                 progress(len(batch))
         store.finish()
         store.close()
+        checkpoint("generation_written")
     except BaseException:
         store.close()
         backend.discard(name)
         raise
     backend.publish(name)
+    checkpoint("published")
     catalog.set_state("published", json.dumps({"generation": name, "version": version, "model": embedder.model_id}))
     backend.collect_garbage()
     return name

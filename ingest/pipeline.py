@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from core.failpoints import checkpoint
 from core.settings import Settings
 from db.catalog import Catalog, DocumentRecord
 from db.index import Backend, writer_lock
@@ -154,8 +155,10 @@ def ingest(
                 progress("embed", done, total)
 
         report.embeddings_computed = embed_missing(catalog, embedder, texts, tick)
+        checkpoint("embedded")
         if records or removed:
             catalog.replace(records, removed)
+        checkpoint("catalog_written")
         report.chunks_written = sum(len(r.chunks) for r in records)
         stale = published_version(catalog) != catalog.version() or backend.current() is None
         if stale or rebuild:

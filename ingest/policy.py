@@ -81,7 +81,7 @@ def coverage_type(text: str, key: str) -> CoverageType:
     if key in ("definitions", "grievance", "preamble", "cancellation", "premium"):
         return "unknown"
     if key == "waiting_period":
-        return "conditional"
+        return "covered" if re.search(r"\bwaived\b", text, re.I) else "conditional"
     excluded = bool(_EXCLUDED_RE.search(text)) or key == "exclusions"
     limited = _WHOLE_SUM_INSURED_RE.sub(" ", text)  # "up to the Sum Insured" is the policy's cap, not a sub-limit
     conditions = bool(_CONDITION_RE.search(limited)) or key in ("co_payment", "room_rent")

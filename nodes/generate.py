@@ -30,7 +30,7 @@ def context_blocks(state: GraphState, floor: float) -> list[Evidence]:
 
 def adaptive_policy_blocks(blocks: list[Evidence], graded: list[Evidence], floor: float, cap: int) -> tuple[list[Evidence], str]:
     """Policy wordings: cap the clauses; refuse (no model call) when the top clauses are weak on average."""
-    clauses = [b for b in graded if b.document_type == "policy_wording"]
+    clauses = sorted((b for b in graded if b.document_type == "policy_wording"), key=lambda b: -(b.confidence or 0.0))
     if not clauses:
         return blocks, ""
     top = [c.confidence or 0.0 for c in clauses[:POLICY_MEAN_OVER]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 import uuid
 from contextlib import asynccontextmanager
@@ -127,6 +128,11 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
     async def index_unavailable(request: Request, error: StoreError) -> JSONResponse:
         return JSONResponse({"detail": f"the index is unavailable: {error}"}, status_code=503)
 
+    @app.exception_handler(sqlite3.OperationalError)
+    async def storage_busy(request: Request, error: sqlite3.OperationalError) -> JSONResponse:
+        log.warning("storage error on %s: %s", request.url.path, error)
+        return JSONResponse({"detail": "storage is busy or full; nothing was changed, retry shortly"}, status_code=503, headers={"Retry-After": "5"})
+
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> JSONResponse:
         reference = uuid.uuid4().hex[:12]
@@ -245,6 +251,10 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
         sides = {s["side"]: {k: v for k, v in s.items() if k != "clauses"} for s in out["sides"]}
         if not sides["a"]["evidence"] and not sides["b"]["evidence"]:
             raise HTTPException(404, "neither wording was found in the index; check the document ids or product names (GET /policies)")
+        for name, side in sides.items():  # a comparison with a wording that is not there would list everything as "only in" the other
+            if not side["evidence"]:
+                wanted = ", ".join(f"{k} {v}" for k, v in side["filters"].items() if k != "collection")
+                raise HTTPException(404, f"wording {name} ({wanted}) was not found in the index; check the document id or product name (GET /policies)")
         cost = sum(route_cost(False, False, side["generator"], side["status"]) for side in sides.values())
         state.limiter.charge(who.key_id, who.limits, cost)
         total = round((time.perf_counter() - started) * 1000, 3)

@@ -1,0 +1,672 @@
+"""Insurance policy wordings end to end, on real components (no mocks of our code).
+
+Two real IRDAI-filed wordings from ../shared (National Parivar Mediclaim Plus and Arogya Sanjeevani,
+both by National Insurance) are ingested into a temporary index for clause chunking, coverage
+polarity and cross-insurer comparison; the shipped CareShield riders (fictional, individual and
+group) are used for intent narrowing, refusals, stated polarity, the compare graph, the CLI and the
+HTTP routes. The real texts are read here only, never copied into the repository: expected clause
+texts, pages and phrases are looked up in the ingested chunks and in the page-marked text files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from core.record import output_record
+from graph import compare_graph
+from ingest.pipeline import ingest
+from ingest.policy import coverage_type
+from nodes.context import RunContext, Services
+from retrieval.intent import SECTIONS_FOR_INTENT, classify
+from retrieval.resources import Resources
+from tests.conftest import REPO_ROOT, make_settings, run_graph, shared_path
+from tests.test_server_api import api  # noqa: F401  (the TestClient factory over the shipped index)
+
+NATIONAL_PDF = "National_Parivar_Mediclaim_Plus_policy.pdf"
+AROGYA_PDF = "Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1.pdf"
+NATIONAL = {"document_type": "policy_wording", "citation": "National Parivar Mediclaim Plus", "category": "health", "provider": "national", "product": "parivar"}
+AROGYA = {"document_type": "policy_wording", "citation": "Arogya Sanjeevani", "category": "health", "provider": "national", "product": "arogya"}
+DEFAULTS = {"parivar": NATIONAL, "arogya": AROGYA}
+PDFS = {"parivar": NATIONAL_PDF, "arogya": AROGYA_PDF}
+
+INDIVIDUAL, GROUP = "CareShield Rider (Individual)", "CareShield Rider (Group)"
+OFFLINE = {"allow_web": False, "generator": "offline", "collection": "insurance"}
+
+
+# --------------------------------------------------------------------------- the real wordings
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory, models_dir, embedder):
+    """A temporary index of the two real PDFs, each ingested with its own product defaults."""
+    pdfs = {product: shared_path("corpora", "insurance", "pdf", name) for product, name in PDFS.items()}
+    settings = make_settings(tmp_path_factory.mktemp("real-wordings") / "data", models_dir)
+    resources = Resources(settings)
+    resources.__dict__["embedder"] = embedder
+    for product, pdf in pdfs.items():
+        report = ingest([pdf], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend,
+                        collection="real_policies", defaults=DEFAULTS[product])
+        assert not report.failed and len(report.added) == 1, report.summary()
+    yield resources
+    resources.close()
+
+
+@pytest.fixture(scope="module")
+def real_chunks(real) -> dict[str, list[dict[str, Any]]]:
+    """product -> chunk payloads in document order."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for payload in sorted(real.reader.store().payloads(), key=lambda p: (p["doc_id"], p["position"])):
+        out.setdefault(payload["product"], []).append(payload)
+    return out
+
+
+def chunks_of(real_chunks, product: str, clause: str) -> list[dict[str, Any]]:
+    """Every chunk of one clause (`cl. 4.1` of the product's citation), in order."""
+    citation = f"{DEFAULTS[product]['citation']} {clause}"
+    found = [p for p in real_chunks[product] if p["citation"] == citation]
+    assert found, f"no chunk cited {citation!r}; clauses: {sorted({p['citation'] for p in real_chunks[product]})}"
+    return found
+
+
+@lru_cache(maxsize=None)
+def text_pages(pdf: str) -> tuple[tuple[int, str], ...]:
+    """(page, line) for every line of the page-marked text extraction of a shared PDF."""
+    path = shared_path("corpora", "insurance", "text", Path(pdf).with_suffix(".txt").name)
+    page, rows = 0, []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if marker := re.match(r"^===== \[page (\d+)\] =====$", line.strip()):
+            page = int(marker.group(1))
+            continue
+        rows.append((page, " ".join(line.split())))
+    return tuple(rows)
+
+
+def page_of(pdf: str, heading: str) -> int:
+    pages = [page for page, line in text_pages(pdf) if line.startswith(heading)]
+    assert len(pages) == 1, f"{heading!r} should start exactly one line of {pdf}, found pages {pages}"
+    return pages[0]
+
+
+def running_header_lines(pdf: str) -> set[str]:
+    """Lines that open at least half of the pages in the text extraction: the printed page header."""
+    tops: dict[int, list[str]] = {}
+    for page, line in text_pages(pdf):
+        if line and len(tops.setdefault(page, [])) < 6:
+            tops[page].append(line)
+    counts: dict[str, int] = {}
+    for lines in tops.values():
+        for line in set(re.sub(r"\d+", "#", line) for line in lines):
+            counts[line] = counts.get(line, 0) + 1
+    signatures = {line for line, n in counts.items() if n >= len(tops) // 2}
+    return {line for lines in tops.values() for line in lines if re.sub(r"\d+", "#", line) in signatures}
+
+
+# (product, clause, heading at the start of its line in the text file, section key)
+REAL_CLAUSES = [
+    ("parivar", "cl. 3.1.1.2", "3.1.1.2 Limit for Cataract Surgery", "benefits"),
+    ("parivar", "cl. 3.1.1.1", "3.1.1.1 Limit for Room Charges", "room_rent"),
+    ("parivar", "cl. 2.1", "2.1 Accident means", "definitions"),
+    ("parivar", "cl. 2.21", "2.21 Grace Period means", "definitions"),
+    ("parivar", "cl. 4.1", "4.1. Pre-Existing Diseases (Excl 01)", "waiting_period"),
+    ("parivar", "cl. 4.2", "4.2. Specified disease/procedure waiting period", "waiting_period"),
+    ("parivar", "cl. 4.8", "4.8. Cosmetic or Plastic Surgery", "exclusions"),
+    ("parivar", "cl. 5.5.8", "5.5.8 Optional Co-payment", "co_payment"),
+    ("arogya", "cl. 3.1", "3.1. Accident means", "definitions"),
+    ("arogya", "cl. 4.1", "4.1. Hospitalization", "benefits"),
+    ("arogya", "cl. 4.3", "4.3. Cataract Treatment", "benefits"),
+    ("arogya", "cl. 6.1", "6.1. Pre-Existing Diseases (Excl 01)", "waiting_period"),
+    ("arogya", "cl. 6.3", "6.3. Specified disease/procedure waiting period", "waiting_period"),
+    ("arogya", "cl. 7.5", "7.5. Cosmetic or plastic Surgery", "exclusions"),
+    ("arogya", "cl. 8", "8. Moratorium Period", "conditions"),
+    ("arogya", "cl. 9.3", "9.3. Co-payment", "co_payment"),
+]
+
+
+@pytest.mark.parametrize(("product", "clause", "heading", "key"), REAL_CLAUSES, ids=lambda v: str(v)[:40])
+def test_real_pdf_clause_has_its_page_section_and_heading(real_chunks, product, clause, heading, key):
+    chunks = chunks_of(real_chunks, product, clause)
+    first = chunks[0]
+    assert first["text"].startswith(heading), first["text"][:120]
+    assert first["page"] == page_of(PDFS[product], heading)
+    assert {c["section_key"] for c in chunks} == {key}
+    assert first["clause_id"] == clause.removeprefix("cl. ")
+    assert first["benefit_name"] and first["benefit_name"].split()[0] in heading
+
+
+@pytest.mark.parametrize("product", ["parivar", "arogya"])
+def test_real_pdf_top_level_sections_follow_in_order_and_annexure_lists_are_not_clauses(real_chunks, product):
+    """Top-level clauses are the wording's sections; the numbered lists of the annexures (1 BABY FOOD ...
+    67 VASOFIX SAFETY) and lists inside clauses never become clauses of their own."""
+    tops = []
+    for chunk in real_chunks[product]:
+        match = re.search(r" cl\. (\d+)$", chunk["citation"])
+        if match and int(match.group(1)) not in tops:
+            tops.append(int(match.group(1)))
+    expected = {"parivar": list(range(1, 8)), "arogya": list(range(1, 13))}[product]
+    assert tops == expected
+
+
+@pytest.mark.parametrize("product", ["parivar", "arogya"])
+def test_real_pdf_chunks_carry_no_page_headers_and_wrapped_lines_are_joined(real_chunks, product):
+    headers = running_header_lines(PDFS[product])
+    assert any(re.match(r"Page \d+ of \d+", h) for h in headers), headers  # the text file does have them
+    for chunk in real_chunks[product]:
+        lines = {" ".join(line.split()) for line in chunk["text"].splitlines()}
+        assert not lines & headers, (chunk["citation"], lines & headers)
+        assert not re.search(r"\bPage\W*\d+(\s*of\s*\d+)?\b", chunk["text"]), chunk["citation"]
+    # a definition wrapped over three lines of the page is one line (one sentence) in its chunk
+    clause, heading = {"parivar": ("cl. 2.9", "2.9 Cashless Facility means"), "arogya": ("cl. 3.9", "3.9. Cashless Facility means")}[product]
+    rows = [line for _, line in text_pages(PDFS[product])]
+    start = next(i for i, line in enumerate(rows) if line.startswith(heading))
+    end = next(i for i in range(start, len(rows)) if not rows[i])
+    assert end - start >= 2, "the definition should be wrapped in the text extraction"
+    sentence = " ".join(rows[start:end])
+    assert sentence in chunks_of(real_chunks, product, clause)[0]["text"].splitlines()
+
+
+def test_numbered_lists_inside_a_clause_stay_in_it(real_chunks):
+    """National Parivar's maternity exclusions (1-7) and Arogya's specified diseases (1-20) stay in their clause."""
+    maternity = "\n".join(c["text"] for c in chunks_of(real_chunks, "parivar", "cl. 3.1.14"))
+    items = [int(m) for m in re.findall(r"^(\d)\. ", maternity, re.M)]
+    assert items[:7] == list(range(1, 8))
+    assert "Covered female Insured Person below eighteen (18) years" in maternity
+    diseases = "\n".join(c["text"] for c in chunks_of(real_chunks, "arogya", "cl. 6.3"))
+    listed = [int(m) for m in re.findall(r"^(\d{1,2})\. ", diseases, re.M)]
+    assert listed[:20] == list(range(1, 21))
+    assert "Cataract and age related eye ailments" in diseases
+    for product in ("parivar", "arogya"):
+        assert not [c["citation"] for c in real_chunks[product] if re.search(r" cl\. (3\.1\.14|6\.3)\.\d+$", c["citation"])]
+
+
+# (product, clause, coverage type, section key, a phrase the clause must hold so that the right clause is tested)
+POLARITY = [
+    ("parivar", "cl. 4", "not_covered", "exclusions", "shall not be liable"),
+    ("parivar", "cl. 4.8", "not_covered", "exclusions", "Excl 08"),
+    ("parivar", "cl. 4.24", "not_covered", "exclusions", "Dental treatment, unless necessitated due to an Injury"),
+    ("parivar", "cl. 7.3.2", "not_covered", "exclusions", "shall not be liable"),
+    ("arogya", "cl. 7.5", "not_covered", "exclusions", "Excl 08"),
+    ("arogya", "cl. 7.12", "not_covered", "exclusions", "Excl 15"),
+    ("parivar", "cl. 4.1", "conditional", "waiting_period", "thirty six (36) months"),
+    ("parivar", "cl. 4.2", "conditional", "waiting_period", "Specified disease/procedure waiting period"),
+    ("arogya", "cl. 6.1", "conditional", "waiting_period", "36 (thirty six) months"),
+    ("arogya", "cl. 6.3", "conditional", "waiting_period", "24 (twenty four) months"),
+    ("arogya", "cl. 4.3", "conditional", "benefits", "25% of Sum Insured or INR 40,000 per eye"),
+    ("arogya", "cl. 4.1", "conditional", "benefits", "up to 2% of the sum insured"),
+    ("parivar", "cl. 3.1.1.2", "conditional", "benefits", "up to the limit as shown in the Table of Benefits"),
+    ("parivar", "cl. 3.1.1.1", "conditional", "room_rent", "up to the limit as shown in the Table of Benefits"),
+    ("arogya", "cl. 9.3", "conditional", "co_payment", "Co-payment of 5%"),
+    ("parivar", "cl. 3.1.6", "covered", "benefits", "up to the limit of Sum Insured"),
+    ("arogya", "cl. 4.2", "covered", "benefits", "up to the limit of sum insured"),
+    ("parivar", "cl. 2.1", "unknown", "definitions", "Accident means"),
+    ("parivar", "cl. 2.21", "unknown", "definitions", "Grace Period means"),
+    ("parivar", "cl. 2.54", "unknown", "definitions", "Waiting Period means"),
+    ("arogya", "cl. 3.22", "unknown", "definitions", "Grace Period means"),
+]
+
+
+@pytest.mark.parametrize(("product", "clause", "polarity", "key", "phrase"), POLARITY, ids=lambda v: str(v)[:30])
+def test_polarity_of_real_clauses(real_chunks, product, clause, polarity, key, phrase):
+    chunks = chunks_of(real_chunks, product, clause)
+    text = "\n".join(c["text"] for c in chunks)
+    assert phrase in text
+    assert {c["section_key"] for c in chunks} == {key}
+    assert {c["coverage_type"] for c in chunks} == {polarity}
+    assert coverage_type(text, key) == polarity  # the rule itself, on the real text
+
+
+# --------------------------------------------------------------------------- clause JSON
+
+
+def write_json(path: Path, payload: Any) -> Path:
+    path.write_text(json.dumps(payload, indent=1), encoding="utf-8")
+    return path
+
+
+def test_clause_json_ingests_with_missing_fields_inferred_and_bad_clauses_named(tmp_path, models_dir, embedder):
+    folder = tmp_path / "wordings"
+    folder.mkdir()
+    document = {"title": "Acme Health Rider - Policy Wording", "publisher": "Acme General (fictional)", "jurisdiction": "IN",
+                "citation": "Acme Rider", "provider": "acme", "product": "shield", "version": "ACMHLIP00001V010000",
+                "effective_from": "2025-04-01", "source_url": "https://example.com/acme/rider"}
+    write_json(folder / "acme_rider.json", {"document": document, "clauses": [
+        {"clause_id": "2.1", "section": "Definitions",
+         "text": "Accident means a sudden, unforeseen and involuntary event caused by external, visible and violent means."},
+        {"clause_id": "3.1.2", "section": "Benefits", "benefit_name": "Cataract Surgery",
+         "text": "Expenses for cataract surgery are payable.", "limits": "25% of Sum Insured up to Rs. 40,000 per eye"},
+        {"clause_id": "3.8", "section": "Benefits",
+         "text": "AYUSH Treatment\nThe Company will indemnify in-patient AYUSH treatment up to the Sum Insured."},
+        {"clause_id": "4.1", "section": "Waiting Periods", "waiting_period": "36 months of continuous coverage",
+         "text": "Pre-existing Diseases\nExpenses related to a Pre-existing Disease are excluded."},
+        {"clause_id": "5.5", "section": "Exclusions",
+         "text": "Cosmetic or Plastic Surgery (Code - Excl08)\nCosmetic or plastic surgery to change appearance."},
+        {"clause_id": "6.1", "text": "Co-payment\nA co-payment of 20% applies to every admissible claim."},
+    ]})
+    write_json(folder / "unknown_field.json", {"document": {**document, "citation": "Acme Rider B"}, "clauses": [
+        {"clause_id": "1", "section": "Benefits", "text": "The Company will pay the benefits below."},
+        {"clause_id": "2", "section": "Benefits", "text": "Road ambulance up to Rs. 2,000.", "sub_limit": "Rs. 2,000"},
+    ]})
+    write_json(folder / "empty_text.json", {"document": {**document, "citation": "Acme Rider C"}, "clauses": [
+        {"clause_id": "1", "section": "Benefits", "text": "The Company will pay the benefits below."},
+        {"clause_id": "2", "section": "Exclusions", "text": "   "},
+    ]})
+    settings = make_settings(tmp_path / "data", models_dir)
+    resources = Resources(settings)
+    resources.__dict__["embedder"] = embedder
+    try:
+        report = ingest([folder], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend)
+        assert report.added == ["wordings/acme_rider"]
+        failed = {Path(path).name: reason for path, reason in report.failed}
+        assert set(failed) == {"unknown_field.json", "empty_text.json"}
+        assert "unknown_field.json" in failed["unknown_field.json"] and "clause 2" in failed["unknown_field.json"]
+        assert "sub_limit" in failed["unknown_field.json"]
+        assert "empty_text.json" in failed["empty_text.json"] and "clause 2 has no text" in failed["empty_text.json"]
+
+        clauses = {p["citation"]: p for p in resources.reader.store().payloads({"doc_id": "acme_rider"})}
+        inferred = {c: (p["benefit_name"], p["section_key"], p["coverage_type"]) for c, p in clauses.items()}
+        assert inferred == {
+            "Acme Rider cl. 2.1": ("Accident", "definitions", "unknown"),
+            "Acme Rider cl. 3.1.2": ("Cataract Surgery", "benefits", "conditional"),
+            "Acme Rider cl. 3.8": ("AYUSH Treatment", "benefits", "covered"),
+            "Acme Rider cl. 4.1": ("Pre-existing Diseases", "waiting_period", "conditional"),
+            "Acme Rider cl. 5.5": ("Cosmetic or Plastic Surgery", "exclusions", "not_covered"),
+            "Acme Rider cl. 6.1": ("Co-payment", "co_payment", "conditional"),
+        }
+        one = clauses["Acme Rider cl. 3.1.2"]
+        assert one["document_type"] == "policy_wording" and one["category"] == "health" and one["provider"] == "acme"
+        assert "Limits: 25% of Sum Insured up to Rs. 40,000 per eye" in one["text"]
+        assert "Waiting period: 36 months" in clauses["Acme Rider cl. 4.1"]["text"]
+    finally:
+        resources.close()
+
+
+# --------------------------------------------------------------------------- intent and narrowing
+
+
+INTENTS = [
+    ("Is maternity covered under the rider?", "benefit"),
+    ("Does the policy cover AYUSH treatment?", "benefit"),
+    ("Is cosmetic surgery excluded?", "exclusion"),
+    ("Which treatments are not covered?", "exclusion"),
+    ("What is the limit for cataract surgery?", "amount_limit"),
+    ("How much is paid for a road ambulance?", "amount_limit"),
+    ("What is the co-payment for a 65 year old?", "amount_limit"),
+    ("What is the waiting period for pre-existing diseases?", "waiting_period"),
+    ("How long before maternity is covered?", "waiting_period"),
+    ("How do I make a claim?", "procedure"),
+    ("Which documents are needed for a reimbursement claim?", "procedure"),
+    ("What does Hospital mean?", "definition"),
+    ("What is meant by Pre-existing Disease?", "definition"),
+    ("What is the entry age?", "eligibility"),
+    ("Can dependent parents be covered?", "eligibility"),
+    ("What is the grace period for premium payment?", "policy_terms"),
+    ("What is the free look period?", "policy_terms"),
+    ("Can I renew the rider?", "policy_terms"),
+]
+
+
+@pytest.mark.parametrize(("question", "intent"), INTENTS)
+def test_intent_classifier(question, intent):
+    found = classify(question)
+    assert found is not None and found.name == intent
+    assert found.sections == SECTIONS_FOR_INTENT[intent]
+
+
+def test_no_intent_for_a_question_without_policy_words():
+    assert classify("hello there") is None
+
+
+def retrieve_note(output: dict[str, Any]) -> str:
+    [note] = [t for t in output["trace"] if t.startswith("retrieve:")]
+    return note
+
+
+NARROWED = [
+    ("Is maternity covered under the rider?", "benefit"),
+    ("Is cosmetic surgery excluded?", "exclusion"),
+    ("What is the room rent limit?", "amount_limit"),
+    ("What is the waiting period for pre-existing diseases?", "waiting_period"),
+    ("Which documents are needed for a reimbursement claim?", "procedure"),
+    ("What does Hospital mean?", "definition"),
+    ("What is the entry age?", "eligibility"),
+    ("What is the grace period for premium payment?", "policy_terms"),
+]
+
+
+@pytest.mark.parametrize(("question", "intent"), NARROWED)
+def test_the_graph_narrows_policy_questions_to_the_intents_sections(make_services, question, intent):
+    out = run_graph(question, make_services(), **OFFLINE)
+    note = retrieve_note(out)
+    sections = SECTIONS_FOR_INTENT[intent]
+    assert f"intent {intent}: narrowed to {', '.join(sections)}" in note, note
+    assert not any(t.startswith("requery") for t in out["trace"])  # the evidence is what retrieve found
+    assert out["evidence"]
+    assert {e.metadata["section_key"] for e in out["evidence"]} <= set(sections)
+    assert all(e.collection == "insurance" for e in out["evidence"])
+
+
+@pytest.mark.parametrize("question", ["Does the rider pay for treatment in the United States?", "Is there cover for a second medical opinion?"])
+def test_poorly_scoring_narrowed_candidates_fall_back_to_the_unfiltered_search(make_services, question):
+    intent = classify(question)
+    out = run_graph(question, make_services(), **OFFLINE)
+    note = retrieve_note(out)
+    assert f"intent {intent.name}: narrowed candidates scored" in note and "fell back to unfiltered" in note, note
+    k = int(re.search(r"\(k=(\d+);", note).group(1))
+    retrieved = out["evidence"][:k]  # a requery may append more after these
+    assert {e.metadata["section_key"] for e in retrieved} - set(intent.sections), "the fallback should reach other sections"
+
+
+@pytest.mark.parametrize(("question", "variant", "citation"), [
+    ("What is the cataract limit in the group rider?", "group", f"{GROUP} cl. 3.1.2"),
+    ("What is the waiting period for pre-existing diseases in the individual rider?", "individual", f"{INDIVIDUAL} cl. 4.1"),
+])
+def test_a_variant_named_in_the_question_becomes_a_filter(make_services, question, variant, citation):
+    out = run_graph(question, make_services(), **OFFLINE)
+    assert f"filters from the question {{'variant': '{variant}'}}" in retrieve_note(out)
+    assert out["evidence"] and {e.metadata["variant"] for e in out["evidence"]} == {variant}
+    assert citation in [e.citation for e in out["evidence"]]
+    assert out["status"] == "answered" and all(c.citation.startswith(citation.split(" cl.")[0]) for c in out["citations"])
+
+
+# --------------------------------------------------------------------------- refusal without a model call
+
+
+GROQ_KEY = "gsk_test_insurance_standin_key"
+
+
+@pytest.fixture
+def groq_services(make_services, standin):
+    """Services whose configured chat model is ChatGroq pointed at the stand-in."""
+    return make_services(groq_api_key=SecretStr(GROQ_KEY), groq_base_url=standin.url, chat_model=None)
+
+
+@pytest.mark.parametrize("question", ["Does the rider cover dental implants abroad?", "Is organ donor expense covered?"])
+def test_unanswerable_policy_question_refuses_under_the_floor_without_calling_the_model(groq_services, standin, question):
+    standin.set_script(chat=[{"text": "The rider covers it in full [Source 1]."}] * 4)
+    out = run_graph(question, groq_services, collection="insurance", allow_web=False)
+    record = output_record(out)
+    assert record["status"] == "refused" and record["coverage_type"] is None
+    assert "under the policy floor" in record["status_detail"], record["status_detail"]
+    floor = groq_services.settings.policy_evidence_floor
+    top = [e.confidence for e in out["evidence"] if e.document_type == "policy_wording"][:2]
+    assert sum(top) / len(top) < floor
+    assert standin.requests("chat") == []  # the generator was never called
+    assert record["evidence"] and not record["evidence_used"]
+    assert all(e["collection"] == "insurance" for e in record["evidence"])
+    assert "covers it in full" not in record["answer"]
+
+
+def test_the_same_services_do_call_the_model_for_an_answerable_question(groq_services, standin):
+    """The control for the refusal test: the stand-in is wired in and answers when the clauses are strong."""
+    standin.set_script(chat=[{"text": "Cataract surgery is payable up to 25% of Sum Insured up to Rs. 40,000 per eye [Source 1]."}])
+    record = output_record(run_graph("What is the cataract surgery limit in the individual rider?", groq_services, collection="insurance", allow_web=False))
+    assert record["status"] == "answered" and len(standin.requests("chat")) == 1
+    assert record["generator"] != "offline-extractive" and record["evidence_used"]
+
+
+# --------------------------------------------------------------------------- stated polarity
+
+
+COVERAGE_LINE_RE = re.compile(r"Coverage: (not covered|covered with conditions|covered) under (.+?) \[Source (\d+)\]\.$")
+
+
+@pytest.mark.parametrize(("question", "polarity", "label", "clause", "values"), [
+    ("Is cosmetic surgery covered under the rider?", "not_covered", "not covered", "cl. 5.5", []),
+    ("What is the cataract surgery limit in the individual rider?", "conditional", "covered with conditions", f"{INDIVIDUAL} cl. 3.1.2", ["25%", "Rs. 40,000"]),
+])
+def test_answers_state_their_coverage_and_the_clause(make_services, question, polarity, label, clause, values):
+    record = output_record(run_graph(question, make_services(), **OFFLINE))
+    assert record["status"] == "answered" and record["coverage_type"] == polarity
+    match = COVERAGE_LINE_RE.search(record["answer"])
+    assert match, record["answer"]
+    assert match.group(1) == label and match.group(2).endswith(clause)
+    cited = record["citations"][int(match.group(3)) - 1]
+    assert cited["citation"] == match.group(2)
+    evidence = {e["citation"]: e for e in record["evidence"]}
+    assert evidence[cited["citation"]]["metadata"]["coverage_type"] == polarity
+    for value in values:
+        assert value in record["answer"]
+
+
+# --------------------------------------------------------------------------- compare: shipped riders
+
+
+def point_for(points: list[dict[str, Any]], a_citation: str, b_citation: str) -> dict[str, Any]:
+    found = [p for p in points if p["a"] and p["b"] and p["a"]["citation"] == a_citation and p["b"]["citation"] == b_citation]
+    assert len(found) == 1, [(p["verdict"], (p["a"] or {}).get("citation"), (p["b"] or {}).get("citation")) for p in points]
+    return found[0]
+
+
+def check_cataract(points):
+    point = point_for(points, f"{INDIVIDUAL} cl. 3.1.2", f"{GROUP} cl. 3.1.2")
+    assert point["verdict"] == "different"
+    assert {"25%", "Rs. 40,000"} <= set(point["a"]["values"]) and "as per the table of benefits" in point["b"]["values"]
+    assert {"25%", "Rs. 40,000", "as per the table of benefits"} <= set(point["differing"])
+
+
+def check_ped(points):
+    point = point_for(points, f"{INDIVIDUAL} cl. 4.1", f"{GROUP} cl. 4.1")
+    assert point["verdict"] == "different" and "36 months" in point["a"]["values"] and "waived" in point["b"]["values"]
+    same = point_for(points, f"{INDIVIDUAL} cl. 2.20", f"{GROUP} cl. 2.20")  # the identical definition of Pre-existing Disease
+    assert same["verdict"] == "same" and not same["differing"]
+
+
+def check_definitions(points):
+    assert points and all(p["verdict"] == "same" for p in points), [(p["verdict"], p["point"]) for p in points]
+    assert point_for(points, f"{INDIVIDUAL} cl. 2.12", f"{GROUP} cl. 2.12")["point"] == "Hospital"
+
+
+SHIPPED_COMPARE = [
+    ("What is the cataract surgery limit?", check_cataract),
+    ("What is the waiting period for pre-existing diseases?", check_ped),
+    ("How is a Hospital defined?", check_definitions),
+]
+
+
+@pytest.fixture
+def cli_env(shipped) -> dict[str, str]:
+    return {**os.environ, "POLICYRAG_DATA_DIR": str(shipped.settings.data_dir), "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir), "HF_HUB_OFFLINE": "1"}
+
+
+def policyrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=600)
+
+
+@pytest.mark.parametrize(("question", "check"), SHIPPED_COMPARE, ids=["cataract", "ped", "definitions"])
+def test_cli_compare_json_on_the_shipped_riders(cli_env, question, check):
+    done = policyrag("compare", question, "--a", "careshield_rider_individual", "--b", "careshield_rider_group", "--json", "--generator", "offline", env=cli_env)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["question"] == question and [s["side"] for s in out["sides"]] == ["a", "b"]
+    assert all(s["status"] == "answered" and s["evidence"] for s in out["sides"])
+    check(out["points"])
+    assert re.match(r"\d+ point\(s\) differ, \d+ are the same", out["summary"])
+
+
+def test_cli_compare_refuses_a_wording_that_is_not_in_the_index(cli_env):
+    done = policyrag("compare", "What is the cataract surgery limit?", "--a", "careshield_rider_individual", "--b", "careshield_rider_gold",
+                     "--json", "--generator", "offline", env=cli_env)
+    assert done.returncode == 2 and not done.stdout.strip()
+    assert "--b careshield_rider_gold" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("question", "check"), SHIPPED_COMPARE, ids=["cataract", "ped", "definitions"])
+def test_compare_policies_route_on_the_shipped_riders(api, question, check):
+    client = api(groq_api_key=None, chat_model=None)
+    for body in ({"document_a": "careshield_rider_individual", "document_b": "careshield_rider_group"},
+                 {"product_a": "careshield", "variant_a": "individual", "product_b": "careshield", "variant_b": "group"}):
+        reply = client.post("/compare-policies", json={"query": question, **body})
+        assert reply.status_code == 200, reply.text
+        out = reply.json()
+        assert out["a"]["label"].endswith("Individual - Policy Wording") and out["b"]["label"].endswith("Group - Policy Wording")
+        assert "clauses" not in out["a"] and out["a"]["citations"] and out["b"]["citations"]
+        check(out["points"])
+
+
+@pytest.mark.parametrize(("body", "status", "message"), [
+    ({"document_a": "careshield_rider_individual"}, 422, "name two wordings"),
+    ({"product_a": "careshield", "variant_a": "group"}, 422, "name two wordings"),
+    ({"product_a": "careshield", "product_b": "careshield"}, 422, "name two wordings"),
+    ({"document_a": "no_such_rider", "document_b": "no_such_other"}, 404, "neither wording was found"),
+    ({"document_a": "careshield_rider_individual", "document_b": "no_such_rider"}, 404, "wording b (doc_id no_such_rider) was not found"),
+    ({"document_a": "no_such_rider", "document_b": "careshield_rider_group"}, 404, "wording a (doc_id no_such_rider) was not found"),
+    ({"document_a": "careshield_rider_individual", "document_b": "careshield_rider_group", "question": "x"}, 422, "question"),
+])
+def test_bad_compare_requests_get_a_clear_4xx(api, body, status, message):
+    client = api(groq_api_key=None, chat_model=None)
+    reply = client.post("/compare-policies", json={"query": "What is the cataract surgery limit?", **body})
+    assert reply.status_code == status, reply.text
+    assert message in json.dumps(reply.json()) and "Traceback" not in reply.text
+
+
+def test_a_blank_compare_question_is_refused(api):
+    blank = api().post("/compare-policies", json={"query": "   ", "document_a": "careshield_rider_individual", "document_b": "careshield_rider_group"})
+    assert blank.status_code == 422 and "must not be empty" in blank.text
+
+
+# --------------------------------------------------------------------------- compare: two real wordings
+
+
+@pytest.fixture(scope="module")
+def real_services(real):
+    return Services(real.settings.model_copy(update={"web_providers": ["secondary"], "groq_api_key": None, "chat_model": None}), real)
+
+
+def compare_real(services: Services, question: str) -> dict[str, Any]:
+    return compare_graph.invoke({"question": question, "a": {"product": "arogya"}, "b": {"product": "parivar"}},
+                                context=RunContext(services=services, allow_web=False, generator="offline"))
+
+
+# (question, Arogya clause, National Parivar clause, verdict, Arogya values, National Parivar values)
+REAL_COMPARE = [
+    ("What is the limit for cataract surgery?", "Arogya Sanjeevani cl. 4.3", "National Parivar Mediclaim Plus cl. 3.1.1.2", "different",
+     {"25%", "Rs. 40,000", "whichever is lower"}, {"as per the table of benefits"}),
+    ("What is the co-payment?", "Arogya Sanjeevani cl. 9.3", "National Parivar Mediclaim Plus cl. 5.5.8", "different",
+     {"5%", "15%"}, {"20%", "10%"}),  # Optional Co-payment; the zone co-payments (cl. 5.5.7) are a point of their own
+    ("What is the room rent limit?", "Arogya Sanjeevani cl. 4.1", "National Parivar Mediclaim Plus cl. 3.1.1.1", "different",
+     {"2%", "Rs. 5,000"}, {"as per the table of benefits"}),
+    ("What is the waiting period for pre-existing diseases?", "Arogya Sanjeevani cl. 6.1", "National Parivar Mediclaim Plus cl. 4.1", "same",
+     {"36 months"}, {"36 months"}),
+]
+
+
+@pytest.mark.parametrize(("question", "a_clause", "b_clause", "verdict", "a_values", "b_values"), REAL_COMPARE, ids=["cataract", "co-payment", "room-rent", "ped"])
+def test_compare_two_real_wordings(real_services, question, a_clause, b_clause, verdict, a_values, b_values):
+    out = compare_real(real_services, question)
+    sides = {s["side"]: s for s in out["sides"]}
+    assert sides["a"]["filters"]["product"] == "arogya" and sides["b"]["filters"]["product"] == "parivar"
+    assert all(e["metadata"]["product"] == "arogya" for e in sides["a"]["evidence"])
+    assert all(e["metadata"]["product"] == "parivar" for e in sides["b"]["evidence"])
+    point = point_for(out["points"], a_clause, b_clause)
+    assert point["verdict"] == verdict
+    assert point["a"]["document"] != point["b"]["document"]
+    assert a_values <= set(point["a"]["values"]) and b_values <= set(point["b"]["values"])
+    if verdict == "different":
+        assert (a_values | b_values) - (a_values & b_values) <= set(point["differing"])
+    else:
+        assert point["a"]["values"] == point["b"]["values"] and not point["differing"]
+    for side, clause in (("a", a_clause), ("b", b_clause)):
+        assert clause in [c.citation for c in sides[side]["clauses"]]
+
+
+# --------------------------------------------------------------------------- service routes
+
+
+def test_policies_lists_the_two_riders(api):
+    reply = api().get("/policies")
+    assert reply.status_code == 200
+    documents = reply.json()["documents"]
+    assert [(d["doc_id"], d["provider"], d["product"], d["variant"], d["uin"]) for d in documents] == [
+        ("careshield_rider_group", "asterisk", "careshield", "group", "ASTHLGP26002V012627"),
+        ("careshield_rider_individual", "asterisk", "careshield", "individual", "ASTHLIP26001V012627"),
+    ]
+    assert all(d["collection"] == "insurance" and d["title"] for d in documents)
+
+
+def test_search_policy_returns_answer_coverage_citations_and_evidence(api):
+    client = api(groq_api_key=None, chat_model=None)
+    reply = client.post("/search-policy", json={"query": "Is cosmetic surgery covered?", "product": "careshield", "variant": "individual"})
+    assert reply.status_code == 200, reply.text
+    body = reply.json()
+    assert {"answer", "coverage_type", "citations", "evidence", "status", "route", "confidence"} <= set(body)
+    assert body["status"] == "answered" and body["coverage_type"] == "not_covered"
+    assert body["citations"][0]["citation"] == f"{INDIVIDUAL} cl. 5.5" and f"under {INDIVIDUAL} cl. 5.5" in body["answer"]
+    assert body["evidence"] and all(e["metadata"]["variant"] == "individual" for e in body["evidence"])
+    unknown = client.post("/search-policy", json={"query": "Is cosmetic surgery covered?", "surprise": True})
+    assert unknown.status_code == 422
+
+
+def test_evaluate_retrieval_hit_rate_and_mrr_on_a_hand_checked_set(api):
+    questions = [
+        # rank 1: the individual rider's cataract clause
+        {"question": "What is the cataract surgery limit in the individual rider?", "gold_citations": [f"{INDIVIDUAL} cl. 3.1.2"]},
+        # rank 2: the question names the group rider (its title is in every chunk's dense text), so the group's
+        # clause comes first and its individual twin second
+        {"question": "How many days of hospital daily cash does the group rider pay?", "gold_citations": [f"{INDIVIDUAL} cl. 3.4"]},
+        # a miss: nothing in the insurance collection is GDPR
+        {"question": "Is cosmetic surgery covered?", "gold_citations": ["GDPR Art. 33"]},
+    ]
+    client = api()
+    reply = client.post("/evaluate-retrieval", json={"questions": questions, "k": 5, "collection": "insurance"})
+    assert reply.status_code == 200, reply.text
+    body = reply.json()
+    assert [r["rank"] for r in body["results"]] == [1, 2, None]
+    assert body["results"][1]["retrieved"][0] == f"{GROUP} cl. 3.4"
+    assert body["questions"] == 3 and body["k"] == 5
+    assert body["hit_rate"] == pytest.approx(2 / 3, abs=1e-4)
+    assert body["mrr"] == pytest.approx((1 + 0.5) / 3, abs=1e-4)
+    by_doc = client.post("/evaluate-retrieval", json={"questions": [{"question": "What is the ICU daily cash benefit in the individual rider?", "gold_doc_ids": ["careshield_rider_individual"]}], "k": 5, "collection": "insurance"}).json()
+    assert by_doc["results"][0]["rank"] == 1 and by_doc["mrr"] == 1.0
+
+
+def test_quota_answers_200_then_429_with_retry_after_once_spent(api):
+    client = api(anonymous_credit_capacity=2.0, anonymous_credit_refill_per_s=0.001)
+    first = client.get("/quota")
+    assert first.status_code == 200
+    assert first.json()["remaining"] == pytest.approx(2.0, abs=0.01) and first.json()["capacity"] == 2.0
+    # 10 labelled questions at 0.2 credits each spend the whole bucket
+    spend = client.post("/evaluate-retrieval", json={"questions": [{"question": f"What is the cataract limit? ({n})"} for n in range(10)], "k": 1, "collection": "insurance"})
+    assert spend.status_code == 200
+    spent = client.get("/quota")
+    assert spent.status_code == 429
+    assert int(spent.headers["Retry-After"]) > 0
+    assert spent.json()["remaining"] == pytest.approx(0.0, abs=0.01)
+    assert client.post("/search-policy", json={"query": "Is cosmetic surgery covered?"}).status_code == 429
+
+
+# --------------------------------------------------------------------------- the compare graph runs its branches in threads
+
+
+def test_sparse_words_are_the_same_when_stemmed_in_parallel_threads():
+    """The compare graph answers both wordings at once (Send) and the HTTP server answers requests in worker
+    threads: stemming must not share state between threads (it crashed with IndexError and stemmed wrongly)."""
+    from retrieval.sparse import words
+
+    text = (REPO_ROOT / "corpus" / "insurance" / "careshield_rider_individual.txt").read_text(encoding="utf-8")
+    expected = words(text)
+    problems: list[str] = []
+
+    def work() -> None:
+        for _ in range(15):
+            try:
+                if words(text) != expected:
+                    problems.append("different stems")
+            except Exception as error:  # noqa: BLE001 - any failure is the finding
+                problems.append(type(error).__name__)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not problems, sorted(set(problems))
