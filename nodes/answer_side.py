@@ -35,7 +35,7 @@ def answer_side(task: SideTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     graded = apply_grades(found, grade_all(question, found))
     refined = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
     settings = services.settings
-    blocks, weak = adaptive_policy_blocks(refined[: settings.policy_max_clauses], graded, settings.policy_evidence_floor, settings.policy_max_clauses)
+    blocks, weak = adaptive_policy_blocks(refined, settings.policy_evidence_floor, settings.policy_max_clauses)
     generator = services.generator(context.generator) if blocks else None
     result = generate_answer(question, blocks, generator, services.sanitiser)
     coverage = None

@@ -28,9 +28,9 @@ def context_blocks(state: GraphState, floor: float) -> list[Evidence]:
     return sorted(blocks, key=lambda b: -(b.confidence or 0.0))[:MAX_BLOCKS]
 
 
-def adaptive_policy_blocks(blocks: list[Evidence], graded: list[Evidence], floor: float, cap: int) -> tuple[list[Evidence], str]:
-    """Policy wordings: cap the clauses; refuse (no model call) when the top clauses are weak on average."""
-    clauses = sorted((b for b in graded if b.document_type == "policy_wording"), key=lambda b: -(b.confidence or 0.0))
+def adaptive_policy_blocks(blocks: list[Evidence], floor: float, cap: int) -> tuple[list[Evidence], str]:
+    """Policy wordings among the blocks: cap them; refuse (no model call) when the top ones are weak on average."""
+    clauses = sorted((b for b in blocks if b.document_type == "policy_wording"), key=lambda b: -(b.confidence or 0.0))
     if not clauses:
         return blocks, ""
     top = [c.confidence or 0.0 for c in clauses[:POLICY_MEAN_OVER]]
@@ -65,7 +65,7 @@ def generate(state: GraphState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     _, incorrect = thresholds(context, services)
     blocks = context_blocks(state, incorrect)
     settings = services.settings
-    blocks, weak = adaptive_policy_blocks(blocks, state.get("evidence") or [], settings.policy_evidence_floor, settings.policy_max_clauses)
+    blocks, weak = adaptive_policy_blocks(blocks, settings.policy_evidence_floor, settings.policy_max_clauses)
     writer = _writer()
     emit = (lambda piece: writer({"token": piece})) if writer else None
     generator = services.generator(context.generator) if blocks else None  # weak evidence: the model is not called

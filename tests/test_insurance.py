@@ -396,9 +396,10 @@ def test_unanswerable_policy_question_refuses_under_the_floor_without_calling_th
     out = run_graph(question, groq_services, collection="insurance", allow_web=False)
     record = output_record(out)
     assert record["status"] == "refused" and record["coverage_type"] is None
-    assert "under the policy floor" in record["status_detail"], record["status_detail"]
+    # weak clauses: either none clears the relevance floor, or the best ones average under the policy floor
+    assert any(reason in record["status_detail"] for reason in ("under the policy floor", "no evidence strong enough")), record["status_detail"]
     floor = groq_services.settings.policy_evidence_floor
-    top = [e.confidence for e in out["evidence"] if e.document_type == "policy_wording"][:2]
+    top = sorted((e.confidence for e in out["evidence"] if e.document_type == "policy_wording"), reverse=True)[:2]
     assert sum(top) / len(top) < floor
     assert standin.requests("chat") == []  # the generator was never called
     assert record["evidence"] and not record["evidence_used"]
