@@ -18,6 +18,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from langserve import add_routes
+from pydantic import ValidationError
 from sse_starlette.sse import EventSourceResponse
 
 from core.settings import Settings
@@ -119,10 +120,20 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
         problems = []
         for item in error.errors():
+            if not isinstance(item, dict):  # LangServe raises it with plain strings ("Invalid JSON body")
+                problems.append(f"body: {item}")
+                continue
             where = ".".join(str(p) for p in item.get("loc", []) if p != "body") or "body"
             problems.append(f"{where}: {item.get('msg', 'invalid')}")
         state.telemetry.record(RequestRecord(endpoint=request.url.path, http_status=422))
         return JSONResponse({"detail": "invalid request", "problems": problems}, status_code=422)
+
+    @app.exception_handler(ValidationError)
+    async def invalid_graph_input(request: Request, error: ValidationError) -> JSONResponse:
+        """LangServe's /batch validates each input outside its own error translation: an invalid input is the caller's error."""
+        if not request.url.path.startswith("/graph/"):
+            raise error  # anywhere else a failed model is our bug: the 500 handler logs it with a reference
+        return await invalid_request(request, RequestValidationError(error.errors(include_url=False, include_context=False)))
 
     @app.exception_handler(StoreError)
     async def index_unavailable(request: Request, error: StoreError) -> JSONResponse:

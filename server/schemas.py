@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+# Filter keys are payload field names (a leading "!" negates): anything else is not a valid path
+# for Qdrant and used to fail the request with a 500. Integers must fit Qdrant's 64-bit integers.
+FilterKey = Annotated[str, StringConstraints(pattern=r"^!?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$", max_length=64)]
+FilterValue = str | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | bool | list[str]
+Filters = dict[FilterKey, FilterValue]
 
 
 class QueryRequest(BaseModel):
@@ -12,7 +18,7 @@ class QueryRequest(BaseModel):
 
     question: str = Field(min_length=1, max_length=20000, description="The question, in plain words.")
     collection: str | None = Field(None, max_length=64, description="Search only this collection.")
-    filters: dict[str, str | int | bool | list[str]] = Field(default_factory=dict, description="Payload filters, e.g. {\"jurisdiction\": \"EU\"}.")
+    filters: Filters = Field(default_factory=dict, description="Payload filters, e.g. {\"jurisdiction\": \"EU\"}.")
     top_k: int = Field(5, ge=1, le=20)
     allow_web: bool = True
 
@@ -108,12 +114,19 @@ class RevokeRequest(BaseModel):
 
 
 class GraphInputModel(BaseModel):
-    """LangServe input schema of the graph."""
+    """LangServe input schema of the graph (the same limits as /query: the graph fails on anything else)."""
 
-    question: str
-    collection: str | None = None
-    filters: dict[str, Any] = {}
-    top_k: int = 5
+    question: str = Field(min_length=1, max_length=20000)
+    collection: str | None = Field(None, max_length=64)
+    filters: Filters = {}
+    top_k: int = Field(5, ge=1, le=20)
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the question must not be empty")
+        return value.strip()
 
 
 class GraphOutputModel(BaseModel):
@@ -194,4 +207,4 @@ class EvaluateRetrievalRequest(BaseModel):
     questions: list[LabelledQuestion] = Field(min_length=1, max_length=200)
     k: int = Field(5, ge=1, le=20)
     collection: str | None = None
-    filters: dict[str, str | int | bool | list[str]] = Field(default_factory=dict)
+    filters: Filters = Field(default_factory=dict)

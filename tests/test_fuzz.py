@@ -1,9 +1,11 @@
 """API fuzzing with schemathesis against the service's own OpenAPI schema.
 
-Every operation in /openapi.json (the service's routes and the LangServe graph routes) gets the
-schema's examples, the coverage cases (boundary and invalid values) and 25 generated cases, both
-valid and invalid, derandomized so a run is repeatable. Whatever arrives, the reply is never a
-5xx nor an unhandled exception, and every 4xx is JSON with a "detail" and no stack trace.
+Every operation in /openapi.json (the service's routes and the LangServe graph routes) gets up to
+25 generated cases, schema-valid and schema-violating (schemathesis' positive and negative
+modes), derandomized so a run is repeatable (an operation without parameters has only the two
+caller kinds to try). Whatever arrives, the reply is never a 5xx nor an unhandled exception (the
+test client re-raises one), and every 4xx is JSON with a "detail" and no stack trace. Bodies the
+generator never sends (malformed JSON, values past Qdrant's limits) are in HOSTILE below.
 
 The app runs in process over the session's shipped index, with anonymous read on (half of the
 cases go without a key) and an admin key (the other half) so the admin routes are exercised too.
@@ -102,3 +104,45 @@ def test_no_route_answers_with_a_server_error(case, as_admin, fuzz_service):
     response = case.call(headers=headers)  # an unhandled exception in the app is raised here by the test client
     case.validate_response(response, checks=[not_a_server_error], headers=headers)
     assert_clear_reply(response, f"{case.operation.label} ({'admin' if as_admin else 'anonymous'})")
+
+
+# Hostile bodies the schema-driven generator does not produce (it always sends well-formed JSON):
+# each was a 500 before the fixes in server/schemas.py and server/app.py.
+HOSTILE = [
+    ("/graph/invoke", b"{not json"),  # LangServe raises RequestValidationError with plain strings
+    ("/graph/batch", b"{not json"),
+    ("/graph/stream", b"{not json"),
+    ("/graph/batch", {"inputs": [{"question": "x"}, {"question": ""}]}),  # LangServe validates batch inputs untranslated
+    ("/graph/batch", {"inputs": "x"}),
+    ("/graph/invoke", {"input": {"question": "breach", "filters": {"a": None}}}),
+    ("/graph/invoke", {"input": {"question": "breach", "top_k": 10**24}}),
+    ("/graph/invoke", {"input": {"question": ""}}),
+    ("/query", {"question": "breach", "filters": {"": "x"}}),  # not a valid Qdrant key path
+    ("/query", {"question": "breach", "filters": {"a b": "x"}}),
+    ("/query", {"question": "breach", "filters": {"!": "x"}}),
+    ("/query", {"question": "breach", "filters": {"a": 10**24}}),  # beyond Qdrant's 64-bit integers
+    ("/query/stream", {"question": "breach", "filters": {"a[": "x"}}),
+    ("/evaluate-retrieval", {"questions": [{"question": "0"}], "filters": {"": False}}),
+]
+
+
+@pytest.mark.parametrize(("path", "body"), HOSTILE, ids=[f"{p} {str(b)[:40]}" for p, b in HOSTILE])
+def test_hostile_bodies_get_a_clear_422(fuzz_service, path, body):
+    app, admin = fuzz_service
+    with TestClient(without_lifespan(app), raise_server_exceptions=True) as client:
+        if isinstance(body, bytes):
+            reply = client.post(path, content=body, headers={"Content-Type": "application/json", "X-API-Key": admin})
+        else:
+            reply = client.post(path, json=body, headers={"X-API-Key": admin})
+    assert reply.status_code == 422, reply.text[:300]
+    assert_clear_reply(reply, path)
+
+
+def test_valid_filters_still_work(fuzz_service):
+    app, _ = fuzz_service
+    with TestClient(without_lifespan(app), raise_server_exceptions=True) as client:
+        filters = {"jurisdiction": "EU", "!collection": "secondary", "hierarchy_rank": 1, "document_type": ["primary_law"]}
+        assert client.post("/query", json={"question": "How long to report a personal data breach?", "filters": filters}).status_code == 200
+        assert client.post("/graph/invoke", json={"input": {"question": "How long to report a personal data breach?", "filters": filters}}).status_code == 200
+        batch = client.post("/graph/batch", json={"inputs": [{"question": "What is pseudonymisation?", "top_k": 3}]})
+        assert batch.status_code == 200 and len(batch.json()["output"]) == 1
