@@ -23,6 +23,12 @@ run: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
+test-fast: setup
+	$(BIN)/python -m pytest -q -m "not slow"
+
+eval: setup
+	$(BIN)/policyrag eval
+
 bench: setup
 	$(BIN)/python -m evals.bench_index
 
