@@ -584,7 +584,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
 
     result: dict[str, Any] = {
-        "command": "python -m evals.bench_service " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": " ".join(["python -m evals.bench_service", *(sys.argv[1:] if argv is None else argv)]),
+        "python_executable": sys.executable,
+        "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "mode": "quick" if args.quick else "full",
         "complete": False,
         "machine": machine_info(),
@@ -633,8 +635,11 @@ def main(argv: list[str] | None = None) -> int:
                     with CpuMeter() as meter:
                         result["throughput"] = bench_throughput(services, questions, config["levels"], config["retrieval_total"], config["graph_total"])
                     result["cpu"]["throughput"] = meter.result
-                    result["throughput"]["note"] = ("thread pool in one process; the embedder runs one ONNX session behind a lock, "
-                                                    "so embedding is serialised across threads")
+                    result["throughput"]["note"] = (
+                        "thread pool in one process, the same requests at every level; the embedder runs one ONNX session "
+                        "behind a lock, so embedding is serialised across threads"
+                        + ("; measured on a busy machine, where more threads also win a larger share of the CPU from other "
+                           "processes, which flatters the higher levels" if meter.result["noisy"] else ""))
                     write()
             finally:
                 services.close()
