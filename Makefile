@@ -30,7 +30,9 @@ eval: setup
 	$(BIN)/policyrag eval
 
 bench: setup
+	$(BIN)/python -m evals.bench_embedder
 	$(BIN)/python -m evals.bench_index
+	$(BIN)/python -m evals.bench_service
 
 clean:
 	rm -rf $(VENV) data
