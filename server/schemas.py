@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 # Filter keys are payload field names (a leading "!" negates): anything else is not a valid path
 # for Qdrant and used to fail the request with a 500. Integers must fit Qdrant's 64-bit integers.
@@ -13,21 +13,25 @@ FilterValue = str | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | bool | li
 Filters = dict[FilterKey, FilterValue]
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value.strip()
+
+
+# A question (or query): trimmed, and refused when it is only whitespace.
+QuestionText = Annotated[str, AfterValidator(_not_blank)]
+
+
 class QueryRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=20000, description="The question, in plain words.")
+    question: QuestionText = Field(min_length=1, max_length=20000, description="The question, in plain words.")
     collection: str | None = Field(None, max_length=64, description="Search only this collection.")
     filters: Filters = Field(default_factory=dict, description="Payload filters, e.g. {\"jurisdiction\": \"EU\"}.")
     top_k: int = Field(5, ge=1, le=20)
     allow_web: bool = True
 
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the question must not be empty")
-        return value.strip()
 
 
 class CitationOut(BaseModel):
@@ -116,17 +120,11 @@ class RevokeRequest(BaseModel):
 class GraphInputModel(BaseModel):
     """LangServe input schema of the graph (the same limits as /query: the graph fails on anything else)."""
 
-    question: str = Field(min_length=1, max_length=20000)
+    question: QuestionText = Field(min_length=1, max_length=20000)
     collection: str | None = Field(None, max_length=64)
     filters: Filters = {}
     top_k: int = Field(5, ge=1, le=20)
 
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the question must not be empty")
-        return value.strip()
 
 
 class GraphOutputModel(BaseModel):
@@ -146,19 +144,13 @@ class SearchPolicyRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=20000)
+    query: QuestionText = Field(min_length=1, max_length=20000)
     category: str = Field("health", max_length=64)
     provider: str | None = Field(None, max_length=64)
     product: str | None = Field(None, max_length=64)
     variant: str | None = Field(None, max_length=64)
     top_k: int = Field(5, ge=1, le=20)
 
-    @field_validator("query")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the query must not be empty")
-        return value.strip()
 
 
 class ComparePoliciesRequest(BaseModel):
@@ -166,7 +158,7 @@ class ComparePoliciesRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=2000)
+    query: QuestionText = Field(min_length=1, max_length=2000)
     category: str | None = Field(None, max_length=64)
     provider: str | None = Field(None, max_length=64)
     product_a: str | None = Field(None, max_length=64)
@@ -176,12 +168,6 @@ class ComparePoliciesRequest(BaseModel):
     document_a: str | None = Field(None, max_length=200)
     document_b: str | None = Field(None, max_length=200)
 
-    @field_validator("query")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the query must not be empty")
-        return value.strip()
 
     def sides(self) -> tuple[dict[str, str], dict[str, str]]:
         """The two filters; raises ValueError when the request does not name two wordings."""
@@ -196,7 +182,7 @@ class ComparePoliciesRequest(BaseModel):
 
 
 class LabelledQuestion(BaseModel):
-    question: str = Field(min_length=1, max_length=2000)
+    question: QuestionText = Field(min_length=1, max_length=2000)
     gold_citations: list[str] = Field(default_factory=list, description="Any chunk citation starting with one of these counts.")
     gold_doc_ids: list[str] = Field(default_factory=list)
 

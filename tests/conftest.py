@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -16,6 +17,13 @@ from core.settings import REPO_ROOT, Settings  # noqa: E402
 SHARED = REPO_ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
 CORPUS = REPO_ROOT / "corpus"
+
+
+def free_port() -> int:
+    """A free TCP port on loopback for a server a test starts."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def shared_path(*parts: str) -> Path:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -17,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -33,11 +32,6 @@ ANSWER_TIMEOUT_MS = 240_000  # the first question also loads the models in the s
 UI_TIMEOUT_MS = 15_000
 BREACH = "How long does a controller have to notify a personal data breach to the supervisory authority?"
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
