@@ -32,11 +32,12 @@ def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade]) -> list[Evi
     return sorted(graded, key=lambda e: -((e.confidence or 0.0) - AUTHORITY_TIE_BREAK * (e.hierarchy_rank - 1)))
 
 
-def llm_relevance(question: str, evidence: list[Evidence], services: Services, spec: str) -> list[float] | None:
-    """The CRAG paper's evaluator role, played by the configured chat model: 1.0 relevant, 0.0 not."""
+def llm_relevance(question: str, evidence: list[Evidence], services: Services) -> list[float] | None:
+    """The CRAG paper's evaluator role, played by the configured chat model: 1.0 relevant, 0.0 not.
+    None when no chat model is configured (whichever generator writes the answer)."""
     from generation.chat import make_chat_model
 
-    model = make_chat_model(services.settings, None if spec == "auto" else spec)
+    model = make_chat_model(services.settings)
     if model is None:
         return None
     votes = []
@@ -79,7 +80,9 @@ def grade(state: GraphState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     trace = []
     if context.llm_grader and evidence:
         try:
-            votes = llm_relevance(state["question"], evidence, services, context.generator)
+            votes = llm_relevance(state["question"], evidence, services)
+            if votes is None:
+                trace.append("grade: no chat model configured for the LLM relevance grader; deterministic scores kept")
         except Exception as error:  # the deterministic grade stands when the model cannot vote
             votes = None
             trace.append(f"grade: LLM relevance grader unavailable ({type(error).__name__}); deterministic scores kept")
