@@ -24,7 +24,7 @@ from typing import Any
 
 from core.settings import REPO_ROOT, Settings, get_settings
 from evals import datasets, report
-from evals.answer_eval import run_variants, score, graph_runner
+from evals.answer_eval import run_variants, graph_runner
 from evals.calibration import calibrate
 from evals.retrieval_eval import run_ablations
 from generation.guard import leaks_system_prompt

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 
 from ingest.chunking import chunk_document, split_text
 from ingest.loaders import load_document

@@ -15,7 +15,6 @@ import pytest
 from db.index import IndexBusyError, writer_lock
 from ingest.pipeline import ingest
 from retrieval.resources import Resources
-from retrieval.search import RetrievalOptions
 from tests.conftest import CORPUS, REPO_ROOT
 from tests.test_loaders import write_doc
 

@@ -8,7 +8,7 @@ from qdrant_client import QdrantClient
 
 from db.index import EdgeBackend, ServerBackend
 from db.store import SearchQuery, StoredPoint
-from retrieval.sparse import SparseVector, encode_document, encode_query, document_terms
+from retrieval.sparse import encode_document, encode_query, document_terms
 
 DIM = 8
 TEXTS = {
