@@ -83,9 +83,10 @@ def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: Retrieva
     dense, sparse, fused, reranked = (_by_id(x) for x in (lists.dense, lists.sparse, lists.fused, lists.reranked))
     referenced = _by_id(lists.referenced) if options.reference_boost else {}
     order_source = {"dense": lists.dense, "sparse": lists.sparse, "hybrid": lists.fused, "rerank": lists.reranked}
-    ordered = [h.id for h in order_source[options.mode]]
+    # ties (equal RRF scores are common) are broken by id, so the same question always ranks the same
+    ordered = [h.id for h in sorted(order_source[options.mode], key=lambda h: (-h.score, h.id))]
     if referenced:
-        head = sorted(referenced, key=lambda i: -_dense_score(referenced[i], dense, query_vector))
+        head = sorted(referenced, key=lambda i: (-_dense_score(referenced[i], dense, query_vector), i))
         ordered = head + [i for i in ordered if i not in referenced]
     payloads = {h.id: h.payload for hits in (lists.dense, lists.sparse, lists.fused, lists.reranked, lists.referenced) for h in hits}
     evidence = []
