@@ -67,6 +67,11 @@ class Settings(BaseSettings):
         None, description="Any LangChain chat model as 'provider:model' for init_chat_model; wins over Groq."
     )
     llm_timeout_s: float = Field(20.0, gt=0, description="Timeout of one chat-model call.")
+    judge_model: str | None = Field(
+        None,
+        description="Chat model for the optional LLM-as-judge scores in `policyrag eval` ('groq', 'groq:MODEL' or "
+        "'provider:model'); unset means no judge, and the offline evaluation does not need one.",
+    )
     tavily_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("TAVILY_API_KEY", "POLICYRAG_TAVILY_API_KEY"), description="Enables Tavily."
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from core.types import Evidence
 from evals.datasets import AnswerCase
@@ -16,6 +16,9 @@ from generation.guard import leaks_system_prompt
 from generation.offline import OfflineAnswerer
 from graph.crag import build_graph
 from nodes.context import RunContext, Services
+
+if TYPE_CHECKING:  # ragas is imported only when a judge is configured
+    from evals.judge import Judge
 
 Runner = Callable[[AnswerCase], dict[str, Any]]
 _KEY_RE = re.compile(r"\b(gsk_|tvly-|sk-|prag_)[A-Za-z0-9_-]{8,}")
@@ -101,7 +104,8 @@ def score(cases: list[AnswerCase], results: list[dict[str, Any]]) -> dict[str, A
     }
 
 
-def run_variants(services: Services, cases: list[AnswerCase]) -> dict[str, Any]:
+def run_variants(services: Services, cases: list[AnswerCase], judge: Judge | None = None) -> dict[str, Any]:
+    """Every variant over the cases; with a judge, each variant's answers also get ragas scores."""
     variants = {
         "plain RAG": plain_rag(services),
         "CRAG, no requery loop": graph_runner(services, with_requery=False),
@@ -111,6 +115,8 @@ def run_variants(services: Services, cases: list[AnswerCase]) -> dict[str, Any]:
     for name, runner in variants.items():
         results = [runner(case) for case in cases]
         out[name] = score(cases, results)
+        if judge is not None:
+            out[name]["llm_judge"] = judge.score_all([(c.question, r) for c, r in zip(cases, results)]).summary(judge.name)
     full = out["full graph"]
     recovered = full["recovered_by_loop"]
     spent = full["loop_ms_total"]

@@ -14,6 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 RETRIEVAL_COLUMNS = ["hit@1", "hit@3", "hit@5", "hit@10", "mrr@10", "ndcg@10", "ms_per_query"]
 ANSWER_COLUMNS = ["key_fact_recall", "cited_block_has_fact", "refusal_precision", "refusal_recall", "over_refusal",
                   "route_accuracy", "loop_rate", "recovered_by_loop", "latency_ms_mean", "leaks"]
+JUDGE_COLUMNS = ["faithfulness", "answer_relevancy", "judged", "failed"]
 
 
 def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
@@ -37,6 +38,10 @@ def markdown(results: dict[str, Any]) -> str:
         rows = [{"variant": k, **v} for k, v in block.items() if k != "loop_cost"]
         parts.append(table(rows, ANSWER_COLUMNS, "variant") + "\n")
         parts.append(f"Loop cost: {json.dumps(block['loop_cost'])}\n")
+        judged = [{"variant": k, **v["llm_judge"]} for k, v in block.items() if isinstance(v, dict) and v.get("llm_judge")]
+        if judged:
+            parts.append(f"LLM-as-judge (ragas, judge model `{judged[0]['model']}`; answered questions only):\n")
+            parts.append(table(judged, JUDGE_COLUMNS, "variant") + "\n")
     if cal := results.get("calibration"):
         parts.append("## Calibrated routing\n")
         parts.append(

@@ -37,6 +37,20 @@ _KEY_RE = re.compile(r"\b(gsk_|tvly-|sk-|prag_)[A-Za-z0-9_-]{8,}")
 POISON_HOSTS = ["gdpr_art_33", "gdpr_art_34", "gdpr_art_09_2_h", "gdpr_art_35", "caldicott_principle_7", "ndg_standard_01"]
 
 
+def make_judge(settings: Settings, embed) -> Any:
+    """The LLM-as-judge named by POLICYRAG_JUDGE_MODEL; ragas is imported only then."""
+    try:
+        from evals import judge
+    except ImportError as error:
+        raise SystemExit(f"POLICYRAG_JUDGE_MODEL is set but the judge extra is not installed ({error}): pip install -e '.[judge]'")
+    from generation.chat import GenerationUnavailable
+
+    try:
+        return judge.make_judge(settings, embed)
+    except (GenerationUnavailable, ValueError, ImportError) as error:  # no key, unknown provider, missing integration
+        raise SystemExit(f"the judge model {settings.judge_model!r} cannot be used: {error}")
+
+
 def index(name: str, paths: list[Path], base: Settings, collection: str | None = None, defaults: dict[str, Any] | None = None) -> Resources:
     """An evaluation index under data/eval/<name>, built or brought up to date incrementally."""
     settings = base.model_copy(update={"data_dir": base.data_dir / "eval" / name, "models_dir_override": base.models_dir,
@@ -142,13 +156,16 @@ def main(argv: list[str] | None = None) -> int:
     }
     print("building evaluation indexes", flush=True)
     shipped = index("shipped", [REPO_ROOT / "corpus"], base)
+    judge = make_judge(base, shipped.embedder.embed_documents) if base.judge_model else None
+    if judge is not None:
+        results["judge"] = judge.name
     limit = 25 if args.quick else None
     ours = datasets.our_retrieval()[:limit]
     results["retrieval"]["our goldens"] = {"questions": len(ours), "ablations": run_ablations(shipped.retriever, ours),
                                            "note": "The jargon-expansion table was written knowing these questions: treat this set as a development set; the external sets below are held out."}
     answer_cases = datasets.our_answers()[: (40 if args.quick else None)]
     print(f"answers: our goldens ({len(answer_cases)})", flush=True)
-    results["answers"]["our goldens"] = run_variants(Services(shipped.settings, shipped), answer_cases)
+    results["answers"]["our goldens"] = run_variants(Services(shipped.settings, shipped), answer_cases, judge)
     if not args.quick:
         if datasets.peer_available():
             print("peer benchmark", flush=True)
@@ -156,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             cases = datasets.peer_retrieval()
             results["retrieval"]["HealRAG IR set"] = {"questions": len(cases), "ablations": run_ablations(peer.retriever, cases),
                                                       "published": published_peer_rows()}
-            results["answers"]["HealRAG 60 questions"] = run_variants(Services(peer.settings, peer), datasets.peer_answers())
+            results["answers"]["HealRAG 60 questions"] = run_variants(Services(peer.settings, peer), datasets.peer_answers(), judge)
             peer.close()
         else:
             results["skipped"].append("peer benchmark (../shared/peers/healrag absent)")

@@ -24,8 +24,8 @@ class StandIn:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def set_script(self, chat: list[dict] | None = None, search: list[dict] | None = None) -> None:
-        self.script.write_text(json.dumps({"chat": chat or [], "search": search or []}), encoding="utf-8")
+    def set_script(self, chat: list[dict] | None = None, search: list[dict] | None = None, cycle: bool = False) -> None:
+        self.script.write_text(json.dumps({"chat": chat or [], "search": search or [], "cycle": cycle}), encoding="utf-8")
 
     def requests(self, kind: str | None = None) -> list[dict]:
         if not self.log.exists():

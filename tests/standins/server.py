@@ -4,7 +4,8 @@
   streamed (server-sent events) or not;
 - Tavily search: POST /search.
 Replies are scripted: a JSON file holds {"chat": [reply, ...], "search": [reply, ...]}, consumed in
-order (the last one repeats). A reply is one of
+order (the last one repeats, or with "cycle": true the list starts over; a rewritten file starts
+again). A reply is one of
     {"text": "..."}                 a normal answer
     {"status": 429, "body": {...}}  an HTTP error
     {"hang": true}                  never answers (until the server is stopped)
@@ -26,15 +27,23 @@ from pathlib import Path
 
 
 class Script:
+    """The scripted replies; a rewritten script starts again from its first reply."""
+
     def __init__(self, path: Path):
         self.path = path
         self.counts = {"chat": 0, "search": 0}
+        self.seen = ""
         self.lock = threading.Lock()
 
     def next(self, kind: str) -> dict:
-        replies = json.loads(self.path.read_text(encoding="utf-8")).get(kind) or [{"text": ""}]
         with self.lock:
-            index = min(self.counts[kind], len(replies) - 1)
+            raw = self.path.read_text(encoding="utf-8")
+            if raw != self.seen:
+                self.seen, self.counts = raw, {"chat": 0, "search": 0}
+            script = json.loads(raw)
+            replies = script.get(kind) or [{"text": ""}]
+            count = self.counts[kind]
+            index = count % len(replies) if script.get("cycle") else min(count, len(replies) - 1)
             self.counts[kind] += 1
         return replies[index]
 
