@@ -41,10 +41,13 @@ from server.schemas import (
     QueryResponse,
     RevokeRequest,
     SearchPolicyRequest,
+    error_responses,
 )
 from server.security import Caller, HardeningMiddleware, identify, require
 
 STATIC = Path(__file__).resolve().parent / "static"
+AUTH = (401, 403)  # every route behind a key
+BODY = (400, 413, 422)  # every route with a JSON body
 log = logging.getLogger("policyrag.server")
 
 
@@ -178,13 +181,16 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
             "anonymous_read": state.anonymous_read,
         }
 
-    @app.post("/query", response_model=QueryResponse, tags=["query"])
+    @app.post("/query", response_model=QueryResponse, tags=["query"], responses=error_responses(*AUTH, 404, *BODY, 429, 503))
     def query(body: QueryRequest, who: Caller = Depends(admitted)) -> dict[str, Any]:
         """Answer with citations, route, confidence, trust grade, evidence with provenance and per-node latency."""
         check_query(body)
         return state.queries.answer(who, body)
 
-    @app.post("/query/stream", tags=["query"])
+    @app.post("/query/stream", tags=["query"], response_class=EventSourceResponse,
+              responses={200: {"description": "Server-sent events: progress, token, final (or error).",
+                               "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                         **error_responses(*AUTH, 404, *BODY, 429, 503)})
     async def query_stream(body: QueryRequest, who: Caller = Depends(admitted)) -> EventSourceResponse:
         """Server-sent events: `progress` per node as it finishes, `token`s of the answer, then the `final` record."""
         await anyio.to_thread.run_sync(check_query, body)
@@ -206,29 +212,29 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
 
         return EventSourceResponse(events())
 
-    @app.get("/analytics", tags=["admin"])
+    @app.get("/analytics", tags=["admin"], responses=error_responses(*AUTH, 503))
     def analytics(who: Caller = Depends(admin)) -> dict[str, Any]:
         """Totals, latency percentiles, route breakdown, cache hit rate and refusal rate (from SQLite)."""
         return state.telemetry.analytics()
 
-    @app.get("/rate-limit-status", tags=["query"])
+    @app.get("/rate-limit-status", tags=["query"], responses=error_responses(*AUTH, 503))
     def rate_limit_status(who: Caller = Depends(reader)) -> dict[str, Any]:
         """The caller's own bucket: credits left, refill rate, requests in the last minute."""
         return {"key_id": who.key_id, **state.limiter.status(who.key_id, who.limits)}
 
-    @app.post("/auth/generate", response_model=KeyResponse, tags=["admin"])
+    @app.post("/auth/generate", response_model=KeyResponse, tags=["admin"], responses=error_responses(*AUTH, *BODY, 503))
     def generate_key(body: KeyRequest, who: Caller = Depends(admin)) -> dict[str, Any]:
         """A new API key, shown once in this reply and stored only as a salted hash."""
         plain, key = state.keys.create(body.name, list(body.scopes), body.expires_in_days, body.rate_per_minute, body.budget)
         return {"key": plain, "key_id": key.key_id, "name": key.name, "scopes": list(key.scopes), "expires_at": key.expires_at}
 
-    @app.post("/auth/revoke", tags=["admin"])
+    @app.post("/auth/revoke", tags=["admin"], responses=error_responses(*AUTH, 404, *BODY, 503))
     def revoke_key(body: RevokeRequest, who: Caller = Depends(admin)) -> dict[str, Any]:
         if not state.keys.revoke(body.key_id):
             raise HTTPException(404, f"no active key with id '{body.key_id}'")
         return {"revoked": body.key_id}
 
-    @app.get("/policies", tags=["insurance"])
+    @app.get("/policies", tags=["insurance"], responses=error_responses(*AUTH, 503))
     def policies(who: Caller = Depends(reader)) -> dict[str, Any]:
         """The policy wordings in the index (for choosing what to compare)."""
         documents: dict[str, dict[str, Any]] = {}
@@ -240,7 +246,7 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
             })
         return {"documents": sorted(documents.values(), key=lambda d: d["doc_id"])}
 
-    @app.post("/search-policy", tags=["insurance"])
+    @app.post("/search-policy", tags=["insurance"], responses=error_responses(*AUTH, *BODY, 429, 503))
     def search_policy(body: SearchPolicyRequest, who: Caller = Depends(admitted)) -> dict[str, Any]:
         """Answer from one insurer's wordings: answer, coverage type (covered / not covered / conditional), citations, evidence."""
         filters = {k: v for k, v in (("category", body.category), ("provider", body.provider), ("product", body.product), ("variant", body.variant)) if v}
@@ -250,7 +256,7 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
         return {key: record.get(key) for key in ("answer", "coverage_type", "status", "status_detail", "citations", "evidence",
                                                   "route", "confidence", "trust_grade", "cache_hit", "latency_ms")}
 
-    @app.post("/compare-policies", tags=["insurance"])
+    @app.post("/compare-policies", tags=["insurance"], responses=error_responses(*AUTH, 404, *BODY, 429, 503))
     def compare_policies(body: ComparePoliciesRequest, who: Caller = Depends(admitted)) -> dict[str, Any]:
         """The same question against two wordings: both answers and, per point, same / different / only in one."""
         try:
@@ -272,7 +278,7 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
         state.telemetry.record(RequestRecord(endpoint="/compare-policies", http_status=200, key_id=who.key_id, question=body.query, latency_ms=total, node_latency=out.get("latency_ms")))
         return {"question": body.query, "a": sides["a"], "b": sides["b"], "points": out["points"], "summary": out["summary"], "latency_ms": {**out.get("latency_ms", {}), "total": total}}
 
-    @app.post("/evaluate-retrieval", tags=["insurance"])
+    @app.post("/evaluate-retrieval", tags=["insurance"], responses=error_responses(*AUTH, *BODY, 429, 503))
     def evaluate_retrieval(body: EvaluateRetrievalRequest, who: Caller = Depends(admitted)) -> dict[str, Any]:
         """Hit rate and MRR of retrieval on your own labelled questions."""
         filters = {**body.filters, **({"collection": body.collection} if body.collection else {})}
@@ -287,13 +293,14 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
         return {"k": body.k, "questions": len(rows), "hit_rate": round(hits / len(rows), 4),
                 "mrr": round(sum(1 / r["rank"] for r in rows if r["rank"]) / len(rows), 4), "results": rows}
 
-    @app.get("/quota", tags=["insurance"])
+    @app.get("/quota", tags=["insurance"], responses=error_responses(*AUTH, 429, 503))
     def quota(who: Caller = Depends(reader)) -> JSONResponse:
         """The caller's remaining quota; 429 (with Retry-After) once it is spent."""
         status = state.limiter.status(who.key_id, who.limits)
         body = {"key_id": who.key_id, "remaining": max(0.0, status["credits"]), **status}
         if status["credits"] < 1:
-            return JSONResponse(body, status_code=429, headers={"Retry-After": str(status["retry_after_s"])})
+            detail = f"quota spent; retry after {status['retry_after_s']} s"
+            return JSONResponse({"detail": detail, **body}, status_code=429, headers={"Retry-After": str(status["retry_after_s"])})
         return JSONResponse(body)
 
     add_routes(

@@ -194,3 +194,28 @@ class EvaluateRetrievalRequest(BaseModel):
     k: int = Field(5, ge=1, le=20)
     collection: str | None = None
     filters: Filters = Field(default_factory=dict)
+
+
+class ErrorReply(BaseModel):
+    """Every 4xx/5xx reply: a readable detail, never a stack trace."""
+
+    detail: str = Field(description="What went wrong, in plain words.")
+    problems: list[str] | None = Field(None, description="On 422: each invalid field and why.")
+    reference: str | None = Field(None, description="On 500: the reference of the logged error.")
+
+
+ERROR_DESCRIPTIONS = {
+    400: "Malformed request (an invalid Content-Length).",
+    401: "No API key in X-API-Key, or an invalid, expired or revoked one.",
+    403: "The key lacks the scope this route needs.",
+    404: "Not found: an unknown collection, key id or policy wording (the detail says which).",
+    413: "The request body is over the configured limit.",
+    422: "Invalid request: `problems` lists each invalid field.",
+    429: "Rate limited or quota spent; `Retry-After` says when to retry.",
+    503: "The index or storage is unavailable; nothing was changed (`Retry-After` when storage is busy).",
+}
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error statuses a route can answer with."""
+    return {code: {"model": ErrorReply, "description": ERROR_DESCRIPTIONS[code]} for code in codes}

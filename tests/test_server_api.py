@@ -12,6 +12,7 @@ from pydantic import SecretStr
 from db.keys import KeyStore
 from nodes.context import Services
 from server.app import create_app
+from server.schemas import ErrorReply
 
 QUESTION = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
 READ_ROUTES = [("POST", "/query"), ("POST", "/query/stream"), ("GET", "/rate-limit-status"), ("POST", "/graph/invoke")]
@@ -250,3 +251,23 @@ def test_security_headers_and_page(api):
     assert "default-src 'self'" in page.headers["Content-Security-Policy"]
     assert page.headers["X-Content-Type-Options"] == "nosniff" and page.headers["X-Frame-Options"] == "DENY"
     assert "https://" not in client.get("/static/app.js").text  # no external CDN
+
+
+def test_error_replies_are_the_ones_the_openapi_schema_documents(api):
+    client = api(anonymous=False, max_body_bytes=2048)
+    paths = client.get("/openapi.json").json()["paths"]
+    read, admin = make_key(client, ["read"]), make_key(client, ["admin"])
+    replies = [
+        ("post", "/query", client.post("/query", json={"question": QUESTION})),  # 401: no key
+        ("get", "/analytics", client.get("/analytics", headers={"X-API-Key": read})),  # 403
+        ("post", "/query", client.post("/query", json={"question": "x", "collection": "nope"}, headers={"X-API-Key": read})),  # 404
+        ("post", "/auth/revoke", client.post("/auth/revoke", json={"key_id": "nope"}, headers={"X-API-Key": admin})),  # 404
+        ("post", "/search-policy", client.post("/search-policy", json={"query": " "}, headers={"X-API-Key": read})),  # 422
+        ("post", "/query/stream", client.post("/query/stream", content=b"x" * 4096, headers={"X-API-Key": read, "Content-Type": "application/json"})),  # 413
+    ]
+    assert [r.status_code for _, _, r in replies] == [401, 403, 404, 404, 422, 413]
+    for method, path, reply in replies:
+        documented = paths[path][method]["responses"]
+        assert str(reply.status_code) in documented, f"{path} answers {reply.status_code} without documenting it"
+        assert documented[str(reply.status_code)]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorReply"}
+        assert ErrorReply.model_validate(reply.json()).detail
