@@ -5,7 +5,8 @@ labelled insurance questions; "does correction pay?" on our goldens and the peer
 calibrated routing; injection, leakage and toxicity checks. Indexes live under
 POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External sets in ../shared
 are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md, calibration.json and
-plots/*.png; fits config/thresholds.json unless --no-calibrate.
+plots/*.png; fits config/thresholds.json unless --no-calibrate. With POLICYRAG_JUDGE_MODEL set, the
+answers are also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ from typing import Iterator
 
 from core.types import Evidence
 from generation.prompts import REFUSAL
-from retrieval.grading import salient_names
+from retrieval.grading import mentions, salient_names
 from retrieval.sentences import split_sentences
+from retrieval.sparse import words
 from retrieval.strips import Embed, score_sentences
 
 MAX_SENTENCES = 3
@@ -42,7 +43,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lines = [f"{_LEADING_NUMBER_RE.sub('', c.text).strip()} [Source {c.block + 1}]" for c in chosen]
     context = " ".join(f"{b.document} {b.citation} {b.text}" for b in blocks).lower()
     # only plain names are echoed back (never codes or strings a question may have planted)
-    missing = [n for n in salient_names(question) if n.lower() not in context and n.isalpha() and len(n) <= 20]
+    context_terms = set(words(context))
+    missing = [n for n in salient_names(question) if not mentions(n, context, context_terms) and n.isalpha() and len(n) <= 20]
     if missing:
         lines.append(f"The sources do not mention {', '.join(missing)}.")
     return " ".join(lines)

@@ -61,6 +61,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bfree[- ]look\b", "free look period"),
     (r"\bgrace\b", "grace period"),
     (r"\b(room rent|room charges?)\b", "room rent boarding nursing"),
+    (r"\bicu\b|\biccu\b", "intensive care unit"),
     (r"\bwaiting\b", "waiting period"),
     (r"\b(excluded|not covered|exclusion)\b", "exclusions shall not be liable"),
     # record questions: drug classes to the medicines the records name

@@ -111,7 +111,8 @@ def salient_names(question: str) -> list[str]:
     return names
 
 
-def _mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
+def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
+    """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to."""
     if name.lower() in haystack:
         return True
     for phrase in expansion_terms(name):  # ICO -> "supervisory authority Information Commissioner"
@@ -145,7 +146,7 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     if features.get("reference") == 1.0:
         confidence = max(confidence, REFERENCE_MATCH_FLOOR)
     names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
-    missing = [n for n in names if not _mentions(n, haystack.lower(), haystack_terms)]
+    missing = [n for n in names if not mentions(n, haystack.lower(), haystack_terms)]
     if names and missing:
         confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
     foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question) if m.group(0).lower() not in haystack.lower()]

@@ -330,6 +330,12 @@ def test_offline_says_which_named_things_the_sources_do_not_mention():
     assert answer.endswith("The sources do not mention HIPAA.")
 
 
+def test_offline_does_not_call_an_acronym_missing_when_the_source_spells_it_out():
+    room = "Room charges and intensive care unit charges per day shall be payable up to the limit in the Table of Benefits."
+    answer = compose("Are there sub-limits on room rent and ICU charges?", [block("a", [room], "Policy cl. 3.1.1.1")], None)
+    assert answer == f"{room} [Source 1]"  # "ICU" is "intensive care unit" in the wording: nothing is missing
+
+
 def test_offline_stream_joins_back_to_the_composed_text():
     blocks = [block("a", [BREACH], "GDPR Art. 33(1)")]
     question = "When must the controller notify a personal data breach?"
