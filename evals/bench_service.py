@@ -333,7 +333,7 @@ class Service:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             self.lines.append(line)
-            if "Application startup complete" in line and not self.ready.is_set():
+            if "Uvicorn running on" in line and not self.ready.is_set():  # bound and listening
                 self.ready_s = time.perf_counter() - self.started
                 self.ready.set()
         self.ready.set()
@@ -435,7 +435,7 @@ def cold_start_once(env: dict[str, str], workdir: Path) -> dict[str, Any]:
     finally:
         service.stop()
     return {"to_health_s": round(health_s, 2), "to_first_answer_s": round(query_s, 2),
-            "startup_complete_logged_s": round(service.ready_s, 2) if service.ready_s else None,
+            "listening_logged_s": round(service.ready_s, 2) if service.ready_s else None,
             "model_loaded_at_first_health": model_loaded, "http_status": reply.status_code, "answer_status": body.get("status")}
 
 

@@ -41,15 +41,16 @@ from pydantic import ValidationError
 
 from core.settings import Settings
 from server.schemas import QueryResponse
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, free_port
+from tests.service_process import start, stop
 from tests.test_loaders import write_doc
-from tests.test_server_process import free_port, start, stop
 
 pytestmark = pytest.mark.slow
 
 REQUESTS = int(os.environ.get("POLICYRAG_LOAD_REQUESTS", "2000"))
 CONCURRENCY = 32
 TIME_LIMIT_S = 15 * 60
+START_TIMEOUT_S = 120
 REQUEST_TIMEOUT_S = 300
 CACHED_SHARE = 0.5  # requests repeating a warmed-up question
 LIMITED_SHARE = 0.25  # requests sent with the limited key
@@ -389,7 +390,7 @@ def test_load_with_two_keys_and_an_ingest_in_the_middle(load_env, tmp_path):
     questions = golden_questions()
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-anonymous"], load_env)
+    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-anonymous"], load_env, START_TIMEOUT_S)
     try:
         assert process.poll() is None, "".join(lines)
         limits = httpx.Limits(max_connections=CONCURRENCY + 4, max_keepalive_connections=CONCURRENCY + 4)

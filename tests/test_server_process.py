@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import threading
 
 import httpx
 import pytest
 
 from tests.conftest import REPO_ROOT, free_port
+from tests.service_process import start, stop
 
 START_TIMEOUT_S = 120
-
 
 
 @pytest.fixture
@@ -32,33 +30,9 @@ def service_env(shipped, tmp_path) -> dict[str, str]:
     }
 
 
-def start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, list[str]]:
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=REPO_ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def watch() -> None:
-        for line in process.stdout:
-            lines.append(line)
-            if "Application startup complete" in line:
-                ready.set()
-        ready.set()
-
-    threading.Thread(target=watch, daemon=True).start()
-    assert ready.wait(START_TIMEOUT_S), "the service did not start in time"
-    return process, lines
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-
-
 def test_real_server_answers_on_loopback(service_env):
     port = free_port()
-    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port)], service_env)
+    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port)], service_env, START_TIMEOUT_S)
     try:
         assert process.poll() is None, "".join(lines)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
@@ -82,7 +56,7 @@ def test_first_admin_key_is_printed_once_and_never_logged(service_env):
     key = created.stdout.strip()
     assert key.startswith("prag_") and key not in created.stderr
     port = free_port()
-    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-anonymous"], service_env)
+    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-anonymous"], service_env, START_TIMEOUT_S)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
             assert client.get("/rate-limit-status").status_code == 401

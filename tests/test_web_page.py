@@ -7,16 +7,13 @@ never downloads a browser here: it drives the system Chromium through `executabl
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import REPO_ROOT, free_port
+from tests.conftest import free_port
+from tests.service_process import start, stop
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -45,35 +42,15 @@ def server(shipped):
         "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
         "HF_HUB_OFFLINE": "1",
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    log: list[str] = []
-    ready = threading.Event()
-
-    def watch() -> None:
-        for line in process.stdout:
-            log.append(line)
-            if "Application startup complete" in line:
-                ready.set()
-        ready.set()  # the process ended: stop waiting
-
-    threading.Thread(target=watch, daemon=True).start()
+    process, log = start(["serve", "--host", "127.0.0.1", "--port", str(port)], env, START_TIMEOUT_S)
     base = f"http://127.0.0.1:{port}"
     try:
-        assert ready.wait(START_TIMEOUT_S) and process.poll() is None, "the server did not start:\n" + "".join(log[-40:])
+        assert process.poll() is None, "the server did not start:\n" + "".join(log[-40:])
         health = httpx.get(f"{base}/health", timeout=30)
         assert health.status_code == 200 and health.json()["status"] == "ok", health.text
         yield base
     finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+        stop(process)
 
 
 @pytest.fixture(scope="module")
