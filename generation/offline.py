@@ -21,6 +21,36 @@ MAX_SENTENCES = 3
 MIN_SCORE = 0.35
 FOLLOW_RATIO = 0.7
 _LEADING_NUMBER_RE = re.compile(r"^\s*\d{1,2}\.\s+")
+# A sentence that opens a list ("as under:", "provided that: i.") and the points after it. In text
+# from PDFs a point's marker often ends the sentence before it ("... round the clock; ii."), so a
+# point is a sentence that starts with a marker or follows one that ends with one.
+_LIST_MARK = r"\(?(?:[ivx]{1,5}|[a-z]|\d{1,2})[.)]"
+_LEAD_IN_RE = re.compile(rf":\s*$|:\s+{_LIST_MARK}(?:\s|$)")
+_STARTS_WITH_MARK_RE = re.compile(rf"^{_LIST_MARK}\s")
+_ENDS_WITH_MARK_RE = re.compile(rf"(?:^|\s){_LIST_MARK}$")
+MAX_POINTS = 6
+MAX_POINT_WORDS = 120
+
+
+def list_points(text: str, sentence: str) -> list[str]:
+    """The points a lead-in sentence introduces ("... complies with all minimum criteria as under:"),
+    quoted after it from the same clause: the conditions are the answer, not the lead-in alone."""
+    if not _LEAD_IN_RE.search(sentence):
+        return []
+    sentences = split_sentences(text)
+    if sentence not in sentences:
+        return []
+    points: list[str] = []
+    previous = sentence
+    for following in sentences[sentences.index(sentence) + 1:]:
+        is_point = _STARTS_WITH_MARK_RE.match(following) or _ENDS_WITH_MARK_RE.search(previous)
+        if not is_point or len(points) == MAX_POINTS:
+            break
+        if sum(len(p.split()) for p in [*points, following]) > MAX_POINT_WORDS:
+            break
+        points.append(following)
+        previous = following
+    return points
 
 
 def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
@@ -40,7 +70,13 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             if candidate.text not in {c.text for c in chosen}:
                 chosen.append(candidate)
                 covered |= candidate.terms
-    lines = [f"{_LEADING_NUMBER_RE.sub('', c.text).strip()} [Source {c.block + 1}]" for c in chosen]
+    lines, quoted = [], set()
+    for c in chosen:
+        if c.text in quoted:
+            continue
+        points = list_points(blocks[c.block].text, c.text)
+        quoted |= {c.text, *points}
+        lines.append(f"{_LEADING_NUMBER_RE.sub('', ' '.join([c.text, *points])).strip()} [Source {c.block + 1}]")
     context = " ".join(f"{b.document} {b.citation} {b.text}" for b in blocks).lower()
     # only plain names are echoed back (never codes or strings a question may have planted)
     context_terms = set(words(context))

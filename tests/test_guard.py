@@ -8,7 +8,7 @@ import pytest
 
 from core.types import Evidence
 from generation.guard import Sanitiser, check_citations, is_injection, leaks_system_prompt, neutralise
-from generation.offline import OfflineAnswerer, compose
+from generation.offline import MAX_POINTS, OfflineAnswerer, compose, list_points
 from generation.prompts import REFUSAL, SYSTEM_PROMPT
 from tests.conftest import CORPUS
 
@@ -334,6 +334,35 @@ def test_offline_does_not_call_an_acronym_missing_when_the_source_spells_it_out(
     room = "Room charges and intensive care unit charges per day shall be payable up to the limit in the Table of Benefits."
     answer = compose("Are there sub-limits on room rent and ICU charges?", [block("a", [room], "Policy cl. 3.1.1.1")], None)
     assert answer == f"{room} [Source 1]"  # "ICU" is "intensive care unit" in the wording: nothing is missing
+
+
+DONOR = ("The Company shall pay for an organ donor, provided that: i.\nThe donation conforms to the Transplantation of Human "
+         "Organs Act 1994 ii.\nThe organ is used for an Insured Person iii.\nThe donor is an in-patient in a Hospital.\n"
+         "Claims must be filed within 30 days.")
+ART_9 = ("Paragraph 1 shall not apply if one of the following applies:\n(a) the data subject has given explicit consent;\n"
+         "(b) processing is necessary for employment obligations;\nMember States may maintain further conditions.")
+
+
+def test_a_lead_in_sentence_is_quoted_with_the_points_it_introduces():
+    # PDF style: each point's marker ends the sentence before it
+    assert list_points(DONOR, "The Company shall pay for an organ donor, provided that: i.") == [
+        "The donation conforms to the Transplantation of Human Organs Act 1994 ii.",
+        "The organ is used for an Insured Person iii.",
+        "The donor is an in-patient in a Hospital.",
+    ]
+    # legal style: each point starts with its marker; the sentence after the list is not a point
+    assert list_points(ART_9, "Paragraph 1 shall not apply if one of the following applies: (a) the data subject has given explicit consent;") == [
+        "(b) processing is necessary for employment obligations;"]
+    assert list_points(DONOR, "Claims must be filed within 30 days.") == []  # not a lead-in
+    many = "Cover applies if:\n" + "\n".join(f"({chr(97 + i)}) condition number {i} holds;" for i in range(10))
+    assert len(list_points(many, "Cover applies if: (a) condition number 0 holds;")) == MAX_POINTS
+
+
+def test_offline_answer_quotes_the_conditions_not_just_the_lead_in():
+    donor = Evidence(chunk_id="d", text=DONOR, citation="Policy cl. 3.1.7", document="Policy")
+    answer = compose("Is an organ donor covered, and on what conditions?", [donor], None)
+    assert "Transplantation of Human Organs Act 1994" in answer and "in-patient in a Hospital." in answer
+    assert answer.count("[Source 1]") == 1 and "30 days" not in answer
 
 
 def test_offline_stream_joins_back_to_the_composed_text():
