@@ -8,6 +8,7 @@ relevancy uses the product's own embedding model, so nothing else is downloaded.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import re
 import warnings
@@ -110,6 +111,9 @@ class Judge:
                 faithful, relevant = self.score(question, result["answer"], result["context"])
             except Exception as error:  # provider errors and unparsable judge replies vary by library
                 scores.failures.append(describe_failure(error))
+                continue
+            if math.isnan(faithful) or math.isnan(relevant):  # ragas' "no statements found" is NaN, not a score
+                scores.failures.append("the judge returned no score")
                 continue
             scores.faithfulness.append(float(faithful))
             scores.answer_relevancy.append(float(relevant))

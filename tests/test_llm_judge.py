@@ -74,6 +74,10 @@ def test_refusals_are_not_judged_and_failures_are_counted_with_their_reason(sett
     assert failed["failure_reasons"] == ["the model provider failed (503)"]
     assert failed["faithfulness"] is None
 
+    standin.set_script(chat=[{"text": json.dumps({"statements": []})}, {"text": json.dumps({"question": GENERATED_QUESTION, "noncommittal": 0})}])
+    empty = judge.score_all([(QUESTION, answered)]).summary("groq")
+    assert empty["failure_reasons"] == ["the judge returned no score"] and empty["faithfulness"] is None  # never NaN in the report
+
     script_one_answer(standin)
     before = len(standin.requests("chat"))
     scored = judge.score_all([(QUESTION, refused), (QUESTION, answered)]).summary("groq")
