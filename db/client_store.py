@@ -24,10 +24,9 @@ from db.store import (
     SearchQuery,
     StoredPoint,
     VectorStore,
+    batches,
+    split_filters,
 )
-
-UPSERT_BATCH = 256
-
 
 def _condition(key: str, value: Any) -> models.FieldCondition:
     match = models.MatchAny(any=value) if isinstance(value, list) else models.MatchValue(value=value)
@@ -36,9 +35,9 @@ def _condition(key: str, value: Any) -> models.FieldCondition:
 
 def client_filter(filters: Filters | None, extra: list[Any] | None = None) -> models.Filter | None:
     """Translate the store's filter dict into a qdrant-client filter."""
-    must = [_condition(k, v) for k, v in (filters or {}).items() if not k.startswith("!")]
-    must_not = [_condition(k[1:], v) for k, v in (filters or {}).items() if k.startswith("!")]
-    must += extra or []
+    wanted, excluded = split_filters(filters)
+    must = [_condition(k, v) for k, v in wanted] + (extra or [])
+    must_not = [_condition(k, v) for k, v in excluded]
     if not must and not must_not:
         return None
     return models.Filter(must=must or None, must_not=must_not or None)
@@ -72,7 +71,7 @@ class ClientStore(VectorStore):
         return cls(client, name)
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
-        for start in range(0, len(points), UPSERT_BATCH):
+        for chunk in batches(points):
             batch = [
                 models.PointStruct(
                     id=p.id,
@@ -83,7 +82,7 @@ class ClientStore(VectorStore):
                     },
                     payload=p.payload,
                 )
-                for p in points[start : start + UPSERT_BATCH]
+                for p in chunk
             ]
             self._client.upsert(self.name, batch, wait=True)
 
@@ -112,8 +111,7 @@ class ClientStore(VectorStore):
                 )
             )
         results = self._client.query_batch_points(self.name, requests)
-        lists = [[self._hit(p) for p in result.points] for result in results]
-        return SearchLists(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
+        return SearchLists.from_batch([[self._hit(p) for p in result.points] for result in results])
 
     @staticmethod
     def _hit(point: models.ScoredPoint) -> Hit:
@@ -127,21 +125,9 @@ class ClientStore(VectorStore):
     def count(self, filters: Filters | None = None) -> int:
         return int(self._client.count(self.name, count_filter=client_filter(filters), exact=True).count)
 
-    def payloads(self, filters: Filters | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        offset = None
-        while len(out) < limit:
-            records, offset = self._client.scroll(
-                self.name,
-                scroll_filter=client_filter(filters),
-                limit=min(256, limit - len(out)),
-                offset=offset,
-                with_payload=True,
-            )
-            out.extend(r.payload or {} for r in records)
-            if offset is None:
-                break
-        return out
+    def _scroll(self, filters: Filters | None, offset: Any, limit: int) -> tuple[list[dict[str, Any]], Any]:
+        records, offset = self._client.scroll(self.name, scroll_filter=client_filter(filters), limit=limit, offset=offset, with_payload=True)
+        return [r.payload or {} for r in records], offset
 
     def finish(self) -> None:
         """The server makes writes durable itself (upserts wait for acknowledgement)."""

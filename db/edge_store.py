@@ -24,10 +24,9 @@ from db.store import (
     StoredPoint,
     StoreError,
     VectorStore,
+    batches,
+    split_filters,
 )
-
-UPSERT_BATCH = 256
-
 
 def _condition(key: str, value: Any) -> Any:
     if isinstance(value, list):
@@ -37,9 +36,9 @@ def _condition(key: str, value: Any) -> Any:
 
 def edge_filter(filters: Filters | None, extra: list[Any] | None = None) -> qe.Filter | None:
     """Translate the store's filter dict into a Qdrant Edge filter."""
-    must = [_condition(k, v) for k, v in (filters or {}).items() if not k.startswith("!")]
-    must_not = [_condition(k[1:], v) for k, v in (filters or {}).items() if k.startswith("!")]
-    must += extra or []
+    wanted, excluded = split_filters(filters)
+    must = [_condition(k, v) for k, v in wanted] + (extra or [])
+    must_not = [_condition(k, v) for k, v in excluded]
     if not must and not must_not:
         return None
     return qe.Filter(must=must or None, must_not=must_not or None)
@@ -79,7 +78,7 @@ class EdgeStore(VectorStore):
             raise StoreError(f"cannot open the index at {path}: {exc}") from exc
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
-        for start in range(0, len(points), UPSERT_BATCH):
+        for chunk in batches(points):
             batch = [
                 qe.Point(
                     p.id,
@@ -90,7 +89,7 @@ class EdgeStore(VectorStore):
                     },
                     p.payload,
                 )
-                for p in points[start : start + UPSERT_BATCH]
+                for p in chunk
             ]
             self._shard.update(qe.UpdateOperation.upsert_points(batch))
 
@@ -126,8 +125,7 @@ class EdgeStore(VectorStore):
                 qe.QueryRequest(limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE])
             )
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
-        lists = [[self._hit(p) for p in result] for result in results]
-        return SearchLists(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
+        return SearchLists.from_batch([[self._hit(p) for p in result] for result in results])
 
     @staticmethod
     def _hit(point: Any) -> Hit:
@@ -142,17 +140,9 @@ class EdgeStore(VectorStore):
     def count(self, filters: Filters | None = None) -> int:
         return int(self._shard.count(qe.CountRequest(filter=edge_filter(filters), exact=True)))
 
-    def payloads(self, filters: Filters | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        offset = None
-        while len(out) < limit:
-            records, offset = self._shard.scroll(
-                qe.ScrollRequest(offset=offset, limit=min(256, limit - len(out)), filter=edge_filter(filters), with_payload=True)
-            )
-            out.extend(r.payload or {} for r in records)
-            if offset is None:
-                break
-        return out
+    def _scroll(self, filters: Filters | None, offset: Any, limit: int) -> tuple[list[dict[str, Any]], Any]:
+        records, offset = self._shard.scroll(qe.ScrollRequest(offset=offset, limit=limit, filter=edge_filter(filters), with_payload=True))
+        return [r.payload or {} for r in records], offset
 
     def finish(self) -> None:
         self._shard.optimize()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from retrieval.sparse import SparseVector
 
@@ -79,6 +79,27 @@ class SearchLists:
     reranked: list[Hit]
     referenced: list[Hit]
 
+    @classmethod
+    def from_batch(cls, lists: list[list[Hit]]) -> "SearchLists":
+        """The lists in the order both backends send their batch; the referenced one only when asked."""
+        return cls(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
+
+
+UPSERT_BATCH = 256
+SCROLL_PAGE = 256
+
+
+def batches(points: Sequence[StoredPoint]) -> Iterator[Sequence[StoredPoint]]:
+    """Upserts go in bounded batches (request size on a server, memory on Edge)."""
+    for start in range(0, len(points), UPSERT_BATCH):
+        yield points[start : start + UPSERT_BATCH]
+
+
+def split_filters(filters: Filters | None) -> tuple[list[tuple[str, FilterValue]], list[tuple[str, FilterValue]]]:
+    """(conditions to match, conditions to exclude): a key starting with "!" excludes."""
+    items = (filters or {}).items()
+    return [(k, v) for k, v in items if not k.startswith("!")], [(k[1:], v) for k, v in items if k.startswith("!")]
+
 
 class StoreError(RuntimeError):
     """The index cannot be opened or used; the message says why and what to do."""
@@ -100,9 +121,20 @@ class VectorStore(ABC):
     @abstractmethod
     def count(self, filters: Filters | None = None) -> int: ...
 
-    @abstractmethod
     def payloads(self, filters: Filters | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
-        """Payloads of the chunks that match (no vectors)."""
+        """Payloads of the chunks that match (no vectors), page by page."""
+        out: list[dict[str, Any]] = []
+        offset = None
+        while len(out) < limit:
+            page, offset = self._scroll(filters, offset, min(SCROLL_PAGE, limit - len(out)))
+            out.extend(page)
+            if offset is None:
+                break
+        return out
+
+    @abstractmethod
+    def _scroll(self, filters: Filters | None, offset: Any, limit: int) -> tuple[list[dict[str, Any]], Any]:
+        """One page of payloads and the offset of the next page (None at the end)."""
 
     @abstractmethod
     def finish(self) -> None:
