@@ -172,6 +172,18 @@ class Catalog:
                 [(model, key, np.asarray(v, dtype=np.float32).tobytes()) for key, v in items.items()],
             )
 
+    def import_vectors(self, source: Path) -> int:
+        """Borrow the vectors another catalog has already computed (keyed by model and text, so only
+        embedding time is saved); returns how many vectors this catalog holds afterwards."""
+        if source.exists() and source.resolve() != self.path.resolve():
+            self._db.execute("ATTACH DATABASE ? AS source", (f"file:{source}?mode=ro",))
+            try:
+                with self.transaction() as db:
+                    db.execute("INSERT OR IGNORE INTO vectors SELECT * FROM source.vectors")
+            finally:
+                self._db.execute("DETACH DATABASE source")
+        return int(self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+
     # state
 
     def get_state(self, key: str) -> str | None:

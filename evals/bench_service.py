@@ -33,7 +33,6 @@ import resource
 import shutil
 import signal
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -169,18 +168,14 @@ def bench_settings(data_dir: Path, **overrides: Any) -> Settings:
 
 
 def seed_vector_cache(settings: Settings) -> int:
-    """Copy already computed vectors from the set-up catalog (as tests/conftest.py): saves time only."""
-    if not SEED_CATALOG.exists():
-        return 0
+    """Borrow the vectors the set-up catalog already computed: saves time only."""
     from db.catalog import Catalog
 
-    Catalog(settings.catalog_path).close()
-    with sqlite3.connect(settings.catalog_path) as db:
-        db.execute("ATTACH DATABASE ? AS source", (f"file:{SEED_CATALOG}?mode=ro",))
-        db.execute("INSERT OR IGNORE INTO vectors SELECT * FROM source.vectors")
-        db.commit()
-        db.execute("DETACH DATABASE source")
-        return db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+    catalog = Catalog(settings.catalog_path)
+    try:
+        return catalog.import_vectors(SEED_CATALOG)
+    finally:
+        catalog.close()
 
 
 def build_index(data_dir: Path) -> dict[str, Any]:

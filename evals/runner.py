@@ -17,7 +17,6 @@ import os
 import platform
 import re
 import shutil
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -38,7 +37,7 @@ _KEY_RE = re.compile(r"\b(gsk_|tvly-|sk-|prag_)[A-Za-z0-9_-]{8,}")
 POISON_HOSTS = ["gdpr_art_33", "gdpr_art_34", "gdpr_art_09_2_h", "gdpr_art_35", "caldicott_principle_7", "ndg_standard_01"]
 
 
-def make_judge(settings: Settings, embed) -> Any:
+def configured_judge(settings: Settings, embed) -> Any:
     """The LLM-as-judge named by POLICYRAG_JUDGE_MODEL; ragas is imported only then."""
     try:
         from evals import judge
@@ -56,14 +55,10 @@ def index(name: str, paths: list[Path], base: Settings, collection: str | None =
     """An evaluation index under data/eval/<name>, built or brought up to date incrementally."""
     settings = base.model_copy(update={"data_dir": base.data_dir / "eval" / name, "models_dir_override": base.models_dir,
                                        "web_providers": ["secondary"] if name == "shipped" else []})
-    seed = base.catalog_path
+    first_build = not settings.catalog_path.exists()
     resources = Resources(settings)
-    if seed.exists() and not settings.catalog_path.exists():
-        resources.catalog  # create the schema, then borrow vectors already computed (content-addressed)
-        with sqlite3.connect(settings.catalog_path) as db:
-            db.execute("ATTACH DATABASE ? AS seed", (f"file:{seed}?mode=ro",))
-            db.execute("INSERT OR IGNORE INTO vectors SELECT * FROM seed.vectors")
-            db.commit()
+    if first_build:  # borrow the vectors the main index already computed (content-addressed)
+        resources.catalog.import_vectors(base.catalog_path)
     report_ = ingest(paths, settings=settings, embedder=resources.embedder, catalog=resources.catalog,
                      backend=resources.backend, collection=collection, defaults=defaults)
     print(f"  index {name}: {report_.summary()}", flush=True)
@@ -157,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     print("building evaluation indexes", flush=True)
     shipped = index("shipped", [REPO_ROOT / "corpus"], base)
-    judge = make_judge(base, shipped.embedder.embed_documents) if base.judge_model else None
+    judge = configured_judge(base, shipped.embedder.embed_documents) if base.judge_model else None
     if judge is not None:
         results["judge"] = judge.name
     limit = 25 if args.quick else None

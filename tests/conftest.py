@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import socket
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -46,18 +45,12 @@ def make_settings(data_dir: Path, models_dir: Path, **overrides) -> Settings:
 
 
 def seed_vector_cache(settings: Settings) -> None:
-    """Copy already computed vectors from the set-up catalog: content-addressed, so only time is saved."""
-    source = REPO_ROOT / "data" / "catalog.sqlite"
-    if not source.exists():
-        return
+    """Borrow the vectors `make setup` computed: content-addressed, so only time is saved."""
     from db.catalog import Catalog
 
-    Catalog(settings.catalog_path).close()
-    with sqlite3.connect(settings.catalog_path) as db:
-        db.execute("ATTACH DATABASE ? AS source", (f"file:{source}?mode=ro",))
-        db.execute("INSERT OR IGNORE INTO vectors SELECT * FROM source.vectors")
-        db.commit()
-        db.execute("DETACH DATABASE source")
+    catalog = Catalog(settings.catalog_path)
+    catalog.import_vectors(REPO_ROOT / "data" / "catalog.sqlite")
+    catalog.close()
 
 
 @pytest.fixture
@@ -130,3 +123,26 @@ def run_graph(question: str, services, **context):
     from nodes.context import RunContext
 
     return graph.invoke({"question": question}, context=RunContext(services=services, **context))
+
+
+@pytest.fixture
+def api(shipped, tmp_path):
+    """A factory for a TestClient over a fresh data folder (keys, telemetry) and the shipped index."""
+    from fastapi.testclient import TestClient
+
+    from nodes.context import Services
+    from server.app import create_app
+
+    clients = []
+
+    def build(anonymous: bool = True, **overrides) -> TestClient:
+        overrides.setdefault("web_providers", ["secondary"])
+        settings = shipped.settings.model_copy(update={"data_dir": tmp_path / f"svc{len(clients)}", "models_dir_override": shipped.settings.models_dir, **overrides})
+        client = TestClient(create_app(settings, Services(settings, shipped), anonymous_read=anonymous), raise_server_exceptions=False)
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield build
+    for client in clients:
+        client.__exit__(None, None, None)

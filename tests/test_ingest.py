@@ -176,3 +176,19 @@ def test_retrieval_after_ingest_names_its_provenance(resources, corpus):
     assert top.publisher == "EUR-Lex" and top.jurisdiction == "EU" and top.hierarchy_rank == 1
     assert top.source_url.startswith("https://eur-lex.europa.eu/")
     assert top.scores.dense is not None and top.scores.sparse is not None and top.scores.fused is not None
+
+
+def test_a_new_data_folder_can_borrow_computed_vectors_and_embed_nothing(resources, corpus, embedder, tmp_path):
+    first = run(resources, [corpus])
+    assert first.embeddings_computed > 0
+    other = Resources(resources.settings.model_copy(update={"data_dir": tmp_path / "other"}))
+    other.__dict__["embedder"] = embedder
+    try:
+        held = other.catalog.import_vectors(resources.settings.catalog_path)
+        assert held == first.embeddings_computed
+        assert other.catalog.import_vectors(other.settings.catalog_path) == held  # itself: nothing to add
+        assert other.catalog.import_vectors(tmp_path / "absent.sqlite") == held
+        second = run(other, [corpus])
+        assert second.embeddings_computed == 0 and sorted(second.added) == sorted(first.added)
+    finally:
+        other.close()
