@@ -11,11 +11,10 @@ from generation.answer import generate_answer
 from core.record import citation_record, evidence_record
 from nodes.context import RunContext, context_of, services_of
 from nodes.generate import adaptive_policy_blocks, coverage_line
-from nodes.grade import apply_grades, thresholds
+from nodes.grade import grade_evidence, thresholds
 from nodes.refine import strip
 from nodes.retrieve import narrowed_search
 from nodes.timing import timed
-from retrieval.grading import grade_all
 
 
 def label_for(filters: dict[str, Any], evidence: list) -> str:
@@ -32,7 +31,7 @@ def answer_side(task: SideTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
     correct, incorrect = thresholds(context, services)
     question = task["question"]
     found, note = narrowed_search(question, task["filters"], task["top_k"], context, correct)
-    graded = apply_grades(found, grade_all(question, found))
+    graded = grade_evidence(question, found)
     refined = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
     settings = services.settings
     blocks, weak = adaptive_policy_blocks(refined, settings.policy_evidence_floor, settings.policy_max_clauses)

@@ -32,6 +32,11 @@ def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade]) -> list[Evi
     return sorted(graded, key=lambda e: -((e.confidence or 0.0) - AUTHORITY_TIE_BREAK * (e.hierarchy_rank - 1)))
 
 
+def grade_evidence(question: str, evidence: list[Evidence]) -> list[Evidence]:
+    """The deterministic grade applied: what every node that finds new evidence does with it."""
+    return apply_grades(evidence, grade_all(question, evidence))
+
+
 def llm_relevance(question: str, evidence: list[Evidence], services: Services) -> list[float] | None:
     """The CRAG paper's evaluator role, played by the configured chat model: 1.0 relevant, 0.0 not.
     None when no chat model is configured (whichever generator writes the answer)."""

@@ -8,13 +8,12 @@ from langgraph.runtime import Runtime
 
 from core.state import GraphState
 from nodes.context import RunContext, context_of, retrieval_options, services_of
-from nodes.grade import apply_grades, thresholds
+from nodes.grade import grade_evidence, thresholds
 from nodes.refine import strip
 from nodes.retrieve import search_filters, top_k
 from nodes.timing import timed
 from nodes.web_search import graded_web_evidence
 from retrieval.expansion import expand
-from retrieval.grading import grade_all
 
 
 @timed("requery")
@@ -28,7 +27,7 @@ def requery(state: GraphState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     seen = {e.chunk_id for e in state.get("evidence") or []}
     found = services.resources.retriever.retrieve(query, search_filters(state, context), 2 * top_k(state, context), retrieval_options(context))
     fresh = [e for e in found if e.chunk_id not in seen]
-    graded = apply_grades(fresh, grade_all(question, fresh))
+    graded = grade_evidence(question, fresh)
     new_local = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
     update: dict[str, Any] = {"query": query, "requeried": True}
     new_web = []

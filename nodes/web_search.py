@@ -10,9 +10,8 @@ from langgraph.runtime import Runtime
 from core.state import GraphState
 from core.types import Evidence
 from nodes.context import RunContext, Services, context_of, services_of
-from nodes.grade import apply_grades, thresholds
+from nodes.grade import grade_evidence, thresholds
 from nodes.timing import timed
-from retrieval.grading import grade_all
 
 
 def graded_web_evidence(question: str, services: Services, floor: float) -> tuple[list[Evidence], str | None, list[dict[str, str]]]:
@@ -26,7 +25,7 @@ def graded_web_evidence(question: str, services: Services, floor: float) -> tupl
             e if e.scores.dense is not None else e.model_copy(update={"scores": e.scores.model_copy(update={"dense": float(s)})})
             for e, s in zip(evidence, np.asarray(similarities))
         ]
-    graded = apply_grades(evidence, grade_all(question, evidence))
+    graded = grade_evidence(question, evidence)
     return [e for e in graded if (e.confidence or 0.0) >= floor], result.provider, result.attempts
 
 

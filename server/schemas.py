@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
+from core.types import Citation
+
 # Filter keys are payload field names (a leading "!" negates): anything else is not a valid path
 # for Qdrant and used to fail the request with a 500. Integers must fit Qdrant's 64-bit integers.
 FilterKey = Annotated[str, StringConstraints(pattern=r"^!?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$", max_length=64)]
@@ -23,25 +25,21 @@ def _not_blank(value: str) -> str:
 QuestionText = Annotated[str, AfterValidator(_not_blank)]
 
 
-class QueryRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class GraphInputModel(BaseModel):
+    """A question and where to look: the graph's LangServe input (the graph fails on anything else)."""
 
     question: QuestionText = Field(min_length=1, max_length=20000, description="The question, in plain words.")
     collection: str | None = Field(None, max_length=64, description="Search only this collection.")
     filters: Filters = Field(default_factory=dict, description="Payload filters, e.g. {\"jurisdiction\": \"EU\"}.")
     top_k: int = Field(5, ge=1, le=20)
+
+
+class QueryRequest(GraphInputModel):
+    """POST /query: the graph's input, strict about unknown fields, and whether web search may run."""
+
+    model_config = ConfigDict(extra="forbid")
+
     allow_web: bool = True
-
-
-
-class CitationOut(BaseModel):
-    source: int
-    citation: str
-    document: str
-    url: str = ""
-    page: int | None = None
-    chunk_id: str = ""
-    origin: str = "local"
 
 
 class EvidenceOut(BaseModel):
@@ -77,7 +75,7 @@ class QueryResponse(BaseModel):
     confidence: float | None = None
     trust_grade: dict[str, str] | None = None
     provenance: dict[str, Any] = {}
-    citations: list[CitationOut] = []
+    citations: list[Citation] = []
     coverage_type: str | None = None
     removed_citations: list[str] = []
     evidence: list[EvidenceOut] = []
@@ -115,16 +113,6 @@ class RevokeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     key_id: str = Field(min_length=1, max_length=64)
-
-
-class GraphInputModel(BaseModel):
-    """LangServe input schema of the graph (the same limits as /query: the graph fails on anything else)."""
-
-    question: QuestionText = Field(min_length=1, max_length=20000)
-    collection: str | None = Field(None, max_length=64)
-    filters: Filters = {}
-    top_k: int = Field(5, ge=1, le=20)
-
 
 
 class GraphOutputModel(BaseModel):

@@ -31,7 +31,6 @@ from nodes.context import RunContext, Services
 from retrieval.intent import SECTIONS_FOR_INTENT, classify
 from retrieval.resources import Resources
 from tests.conftest import REPO_ROOT, make_settings, run_graph, shared_path
-from tests.test_server_api import api  # noqa: F401  (the TestClient factory over the shipped index)
 
 NATIONAL_PDF = "National_Parivar_Mediclaim_Plus_policy.pdf"
 AROGYA_PDF = "Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1.pdf"

@@ -2,32 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from fastapi.testclient import TestClient
-
-from nodes.context import Services
-from server.app import create_app
 
 ALLOWED = "https://intranet.example"
 OTHER = "https://elsewhere.example"
-
-
-@pytest.fixture
-def client_with(shipped, tmp_path):
-    clients = []
-
-    def build(**overrides) -> TestClient:
-        overrides.setdefault("web_providers", [])
-        settings = shipped.settings.model_copy(update={"data_dir": tmp_path / f"svc{len(clients)}",
-                                                       "models_dir_override": shipped.settings.models_dir, **overrides})
-        client = TestClient(create_app(settings, Services(settings, shipped), anonymous_read=True), raise_server_exceptions=False)
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield build
-    for client in clients:
-        client.__exit__(None, None, None)
 
 
 def preflight(client: TestClient, origin: str, path: str = "/query"):
@@ -39,8 +17,8 @@ def cors_headers(reply) -> dict[str, str]:
     return {k.lower(): v for k, v in reply.headers.items() if k.lower().startswith("access-control-")}
 
 
-def test_a_configured_origin_gets_cors_headers(client_with):
-    client = client_with(cors_origins=[ALLOWED])
+def test_a_configured_origin_gets_cors_headers(api):
+    client = api(cors_origins=[ALLOWED])
     reply = preflight(client, ALLOWED)
     assert reply.status_code == 200
     assert reply.headers["Access-Control-Allow-Origin"] == ALLOWED
@@ -51,8 +29,8 @@ def test_a_configured_origin_gets_cors_headers(client_with):
     assert "origin" in get.headers.get("Vary", "").lower()  # caches must not reuse it for another origin
 
 
-def test_another_origin_gets_no_allow_origin(client_with):
-    client = client_with(cors_origins=[ALLOWED])
+def test_another_origin_gets_no_allow_origin(api):
+    client = api(cors_origins=[ALLOWED])
     reply = preflight(client, OTHER)
     assert reply.status_code == 400  # Starlette refuses the preflight outright
     assert "access-control-allow-origin" not in cors_headers(reply)
@@ -62,8 +40,8 @@ def test_another_origin_gets_no_allow_origin(client_with):
     assert ALLOWED not in str(get.headers)
 
 
-def test_no_cors_header_without_configured_origins(client_with):
-    client = client_with()
+def test_no_cors_header_without_configured_origins(api):
+    client = api()
     for reply in (preflight(client, ALLOWED), client.get("/rate-limit-status", headers={"Origin": ALLOWED}),
                   client.post("/query", json={"question": "What is pseudonymisation?"}, headers={"Origin": ALLOWED})):
         assert cors_headers(reply) == {}, (reply.request.method, reply.request.url, reply.headers)

@@ -10,31 +10,11 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from db.keys import KeyStore
-from nodes.context import Services
-from server.app import create_app
 from server.schemas import ErrorReply
 
 QUESTION = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
 READ_ROUTES = [("POST", "/query"), ("POST", "/query/stream"), ("GET", "/rate-limit-status"), ("POST", "/graph/invoke")]
 ADMIN_ROUTES = [("GET", "/analytics"), ("POST", "/auth/generate"), ("POST", "/auth/revoke")]
-
-
-@pytest.fixture
-def api(shipped, tmp_path):
-    """A factory for a TestClient over a fresh data folder (keys, telemetry) and the shipped index."""
-    clients = []
-
-    def build(anonymous: bool = True, **overrides) -> TestClient:
-        overrides.setdefault("web_providers", ["secondary"])
-        settings = shipped.settings.model_copy(update={"data_dir": tmp_path / f"svc{len(clients)}", "models_dir_override": shipped.settings.models_dir, **overrides})
-        client = TestClient(create_app(settings, Services(settings, shipped), anonymous_read=anonymous), raise_server_exceptions=False)
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield build
-    for client in clients:
-        client.__exit__(None, None, None)
 
 
 def keys_of(client: TestClient) -> KeyStore:
