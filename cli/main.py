@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -23,12 +24,21 @@ console = Console(stderr=True, soft_wrap=True)
 
 
 def _progress() -> tuple[Progress, Callable[[str, int, int], None]]:
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
     tasks: dict[str, Any] = {}
 
     def update(stage: str, done: int, total: int) -> None:
         if stage not in tasks:
-            tasks[stage] = bar.add_task({"load": "Reading documents", "embed": "Embedding"}.get(stage, stage), total=total)
+            tasks[stage] = bar.add_task(
+                {"load": "Reading documents", "embed": "Embedding"}.get(stage, stage), total=total
+            )
         bar.update(tasks[stage], completed=done, total=total)
 
     return bar, update
@@ -71,7 +81,13 @@ def cmd_setup(args: argparse.Namespace, resources: Resources) -> int:
     folder = ensure_embedding_model(resources.settings)
     similar, unrelated = sanity_check(resources.embedder.embed_documents)
     console.print(f"model ready at {folder} (similar pair {similar:.2f}, unrelated pair {unrelated:.2f})")
-    args.paths, args.collection, args.meta, args.rebuild, args.strict = [str(resources.settings.corpus_dir)], None, [], False, True
+    args.paths, args.collection, args.meta, args.rebuild, args.strict = (
+        [str(resources.settings.corpus_dir)],
+        None,
+        [],
+        False,
+        True,
+    )
     return cmd_ingest(args, resources)
 
 
@@ -104,10 +120,14 @@ def cmd_search(args: argparse.Namespace, resources: Resources) -> int:
     for rank, e in enumerate(results, start=1):
         s = e.scores
         scores = " ".join(
-            f"{name} {value:.3f}" for name, value in (("dense", s.dense), ("sparse", s.sparse), ("fused", s.fused), ("rerank", s.rerank)) if value is not None
+            f"{name} {value:.3f}"
+            for name, value in (("dense", s.dense), ("sparse", s.sparse), ("fused", s.fused), ("rerank", s.rerank))
+            if value is not None
         )
         out.print(f"[bold]{rank}. {e.citation}[/bold] [dim]({e.collection}{f', p. {e.page}' if e.page else ''})[/dim]")
-        out.print(f"   {e.document} | {e.publisher}, {e.jurisdiction}, {e.version}, from {e.effective_from} | rank {e.hierarchy_rank}")
+        out.print(
+            f"   {e.document} | {e.publisher}, {e.jurisdiction}, {e.version}, from {e.effective_from} | rank {e.hierarchy_rank}"
+        )
         out.print(f"   {scores}{'  [exact reference]' if s.reference_match else ''}", style="dim")
         out.print(f"   {e.text[:300].replace(chr(10), ' ')}{'...' if len(e.text) > 300 else ''}")
         out.print(f"   {e.source_url}", style="dim")
@@ -117,15 +137,17 @@ def cmd_search(args: argparse.Namespace, resources: Resources) -> int:
 def _run_context(args: argparse.Namespace, services: Any) -> Any:
     from nodes.context import RunContext
 
-    return RunContext(collection=args.collection, allow_web=not args.no_web, generator=args.generator, services=services)
+    return RunContext(
+        collection=args.collection, allow_web=not args.no_web, generator=args.generator, services=services
+    )
 
 
 def cmd_ask(args: argparse.Namespace, resources: Resources) -> int:
     """Run the corrective RAG graph once and print the answer (or the JSON record)."""
     import time
 
-    from graph import graph
     from core.record import output_record
+    from graph import graph
     from nodes.context import Services
 
     services = Services(resources.settings, resources)
@@ -134,7 +156,9 @@ def cmd_ask(args: argparse.Namespace, resources: Resources) -> int:
     try:
         if args.stream:
             final: dict[str, Any] = {}
-            for mode, chunk in graph.stream({"question": args.question}, context=context, stream_mode=["updates", "custom", "values"]):
+            for mode, chunk in graph.stream(
+                {"question": args.question}, context=context, stream_mode=["updates", "custom", "values"]
+            ):
                 if mode == "updates":
                     for node in chunk:
                         console.print(f"[dim]{node} done[/dim]")
@@ -160,7 +184,8 @@ def cmd_ask(args: argparse.Namespace, resources: Resources) -> int:
     out.print(
         f"{record['status']} | route {record['initial_route']} -> {record['route']} | confidence {record['confidence']:.2f}"
         f" | trust {trust['grade']}: {trust['rationale']}",
-        style="dim", markup=False,
+        style="dim",
+        markup=False,
     )
     for c in record["citations"]:
         page = f", p. {c['page']}" if c["page"] else ""
@@ -237,16 +262,29 @@ def cmd_compare(args: argparse.Namespace, resources: Resources) -> int:
 
     services = Services(resources.settings, resources)
     out = compare_graph.invoke(
-        {"question": args.question, "a": _side_filters(args.a), "b": _side_filters(args.b), "collection": args.collection},
+        {
+            "question": args.question,
+            "a": _side_filters(args.a),
+            "b": _side_filters(args.b),
+            "collection": args.collection,
+        },
         context=RunContext(services=services, generator=args.generator),
     )
     sides = [{k: v for k, v in s.items() if k != "clauses"} for s in sorted(out["sides"], key=lambda s: s["side"])]
     missing = [f"--{s['side']} {getattr(args, s['side'])}" for s in sides if not s["evidence"]]
     if missing:  # never compare with a wording that is not there ("only in" the other would be false)
-        console.print(f"[red]error:[/red] no wording in the index matches {' and '.join(missing)}; see the document ids with GET /policies")
+        console.print(
+            f"[red]error:[/red] no wording in the index matches {' and '.join(missing)}; see the document ids with GET /policies"
+        )
         return 2
     if args.json:
-        print(json.dumps({"question": args.question, "sides": sides, "points": out["points"], "summary": out["summary"]}, indent=2, default=str))
+        print(
+            json.dumps(
+                {"question": args.question, "sides": sides, "points": out["points"], "summary": out["summary"]},
+                indent=2,
+                default=str,
+            )
+        )
         return 0
     printer = Console(soft_wrap=True)
     for side in sides:
@@ -261,7 +299,9 @@ def cmd_compare(args: argparse.Namespace, resources: Resources) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="policyrag", description="Answers about governing documents, with the clause behind every answer.")
+    parser = argparse.ArgumentParser(
+        prog="policyrag", description="Answers about governing documents, with the clause behind every answer."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("setup", help="prepare models and index everything in corpus/ (idempotent)")
@@ -271,7 +311,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ingest", help="index files and folders (incremental)")
     p.add_argument("paths", nargs="+", help="files or folders; a folder of folders is one collection per sub-folder")
     p.add_argument("--collection", help="put everything into this collection")
-    p.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE", help="metadata for files without a sidecar (repeatable)")
+    p.add_argument(
+        "--meta",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="metadata for files without a sidecar (repeatable)",
+    )
     p.add_argument("--rebuild", action="store_true", help="re-read every document and rebuild the index")
     p.add_argument("--strict", action="store_true", help="exit with status 1 if any file was skipped")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -291,7 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the full output record")
     p.add_argument("--stream", action="store_true", help="show node progress and answer tokens as they come")
     p.add_argument("--no-web", action="store_true", help="never use web search (or its offline fallback)")
-    p.add_argument("--generator", default="auto", help="auto (configured chat model, else offline), offline, groq, or provider:model")
+    p.add_argument(
+        "--generator",
+        default="auto",
+        help="auto (configured chat model, else offline), offline, groq, or provider:model",
+    )
     p.set_defaults(func=cmd_ask)
 
     p = sub.add_parser("compare", help="compare two policy wordings on one question")
@@ -303,7 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--generator", default="auto")
     p.set_defaults(func=cmd_compare)
 
-    sub.add_parser("eval", help="offline evaluation: ablations, correction, calibration, safety (see policyrag eval --help)")
+    sub.add_parser(
+        "eval", help="offline evaluation: ablations, correction, calibration, safety (see policyrag eval --help)"
+    )
 
     p = sub.add_parser("serve", help="run the HTTP service and web page")
     p.add_argument("--host", default="127.0.0.1")

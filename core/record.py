@@ -28,12 +28,25 @@ def evidence_record(e: Evidence) -> dict[str, Any]:
         "confidence": e.confidence,
         "grade_explanation": e.grade_explanation,
         "scores": e.scores.model_dump(),
-        "metadata": {k: v for k, v in e.metadata.items() if k in ("coverage_type", "section_key", "benefit_name", "provider", "product", "variant", "category", "kind")},
+        "metadata": {
+            k: v
+            for k, v in e.metadata.items()
+            if k
+            in ("coverage_type", "section_key", "benefit_name", "provider", "product", "variant", "category", "kind")
+        },
     }
 
 
 def citation_record(c: Citation) -> dict[str, Any]:
-    return {"source": c.source, "citation": c.citation, "document": c.document, "url": c.url, "page": c.page, "chunk_id": c.chunk_id, "origin": c.origin}
+    return {
+        "source": c.source,
+        "citation": c.citation,
+        "document": c.document,
+        "url": c.url,
+        "page": c.page,
+        "chunk_id": c.chunk_id,
+        "origin": c.origin,
+    }
 
 
 def output_record(output: dict[str, Any], total_ms: float | None = None) -> dict[str, Any]:

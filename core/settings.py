@@ -59,7 +59,9 @@ class Settings(BaseSettings):
     qdrant_collection: str = Field("policyrag", description="Collection (alias) name on a Qdrant server.")
 
     groq_api_key: SecretStr | None = Field(
-        None, validation_alias=AliasChoices("GROQ_API_KEY", "POLICYRAG_GROQ_API_KEY"), description="Enables the Groq generator."
+        None,
+        validation_alias=AliasChoices("GROQ_API_KEY", "POLICYRAG_GROQ_API_KEY"),
+        description="Enables the Groq generator.",
     )
     groq_model: str = Field("llama-3.3-70b-versatile", description="Groq chat model.")
     groq_base_url: str | None = Field(None, description="Override Groq's API address (tests, proxies).")
@@ -88,15 +90,22 @@ class Settings(BaseSettings):
     top_k: int = Field(5, ge=1, le=50, description="Chunks retrieved per question.")
     policy_collections: list[str] = Field(["insurance"], description="Collections holding policy wordings.")
     policy_evidence_floor: float = Field(
-        0.5, ge=0, le=1, description="Policy questions: refuse without calling the model below this mean confidence of the top clauses."
+        0.5,
+        ge=0,
+        le=1,
+        description="Policy questions: refuse without calling the model below this mean confidence of the top clauses.",
     )
-    policy_max_clauses: int = Field(4, ge=1, le=20, description="Policy questions: most clauses given to the generator.")
+    policy_max_clauses: int = Field(
+        4, ge=1, le=20, description="Policy questions: most clauses given to the generator."
+    )
 
     anonymous_read: bool = Field(True, description="Allow read requests without an API key (local use).")
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (none by default).")
     max_body_bytes: int = Field(65536, ge=1024, description="Largest request body the service accepts.")
     max_question_chars: int = Field(2000, ge=10, description="Longest question accepted.")
-    cache_threshold: float = Field(0.95, ge=0.5, le=1.0, description="Cosine at which a question reuses a cached answer.")
+    cache_threshold: float = Field(
+        0.95, ge=0.5, le=1.0, description="Cosine at which a question reuses a cached answer."
+    )
     cache_max_entries: int = Field(1000, ge=0, description="Semantic cache size (LRU).")
     cache_ttl_s: float = Field(3600.0, ge=0, description="How long a cached answer is reused.")
     telemetry_redaction: Literal["none", "hash", "drop"] = Field(

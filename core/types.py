@@ -86,10 +86,17 @@ class Evidence(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict, description="Extra payload (insurance fields, ...).")
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], scores: Scores) -> "Evidence":
+    def from_payload(cls, payload: dict[str, Any], scores: Scores) -> Evidence:
         known = set(cls.model_fields) - {
-            "document", "scores", "metadata", "origin", "retrieved_at", "effective_from", "confidence",
-            "grade_explanation", "highlights",
+            "document",
+            "scores",
+            "metadata",
+            "origin",
+            "retrieved_at",
+            "effective_from",
+            "confidence",
+            "grade_explanation",
+            "highlights",
         }
         fields = {key: payload[key] for key in known if payload.get(key) is not None}
         extra = {k: v for k, v in payload.items() if k not in known and k not in {"title", "effective_from"}}
@@ -117,4 +124,3 @@ class Citation(BaseModel):
     page: int | None = None
     chunk_id: str = ""
     origin: Origin = "local"
-

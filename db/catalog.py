@@ -10,10 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -114,7 +115,9 @@ class Catalog:
 
     def documents(self, collection: str | None = None) -> dict[tuple[str, str], CatalogDocument]:
         sql = "SELECT collection, doc_id, source, fingerprint, chunk_count FROM documents"
-        rows = self._db.execute(sql + (" WHERE collection = ?" if collection else ""), (collection,) if collection else ())
+        rows = self._db.execute(
+            sql + (" WHERE collection = ?" if collection else ""), (collection,) if collection else ()
+        )
         return {(r[0], r[1]): CatalogDocument(*r) for r in rows}
 
     def replace(self, documents: list[DocumentRecord], removed: list[tuple[str, str]]) -> int:
@@ -128,13 +131,28 @@ class Catalog:
                 db.execute(
                     "INSERT OR REPLACE INTO documents (collection, doc_id, source, fingerprint, metadata, chunk_count)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    (doc.collection, doc.doc_id, doc.source, doc.fingerprint, json.dumps(doc.metadata, default=str), len(doc.chunks)),
+                    (
+                        doc.collection,
+                        doc.doc_id,
+                        doc.source,
+                        doc.fingerprint,
+                        json.dumps(doc.metadata, default=str),
+                        len(doc.chunks),
+                    ),
                 )
                 db.executemany(
                     "INSERT OR REPLACE INTO chunks (chunk_id, collection, doc_id, position, payload, embed_text, sentences)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (c.chunk_id, doc.collection, doc.doc_id, c.position, json.dumps(c.payload(), default=str), c.embed_text, json.dumps(s))
+                        (
+                            c.chunk_id,
+                            doc.collection,
+                            doc.doc_id,
+                            c.position,
+                            json.dumps(c.payload(), default=str),
+                            c.embed_text,
+                            json.dumps(s),
+                        )
                         for c, s in zip(doc.chunks, doc.sentences)
                     ],
                 )

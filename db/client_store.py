@@ -8,7 +8,8 @@ the conformance tests run this code path without a server.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from qdrant_client import QdrantClient, models
 
@@ -27,6 +28,7 @@ from db.store import (
     batches,
     split_filters,
 )
+
 
 def _condition(key: str, value: Any) -> models.FieldCondition:
     match = models.MatchAny(any=value) if isinstance(value, list) else models.MatchValue(value=value)
@@ -51,7 +53,7 @@ class ClientStore(VectorStore):
         self.name = name
 
     @classmethod
-    def create(cls, client: QdrantClient, name: str, dimension: int) -> "ClientStore":
+    def create(cls, client: QdrantClient, name: str, dimension: int) -> ClientStore:
         client.create_collection(
             name,
             vectors_config={
@@ -97,9 +99,15 @@ class ClientStore(VectorStore):
         fused = models.Prefetch(prefetch=prefetches, query=rrf, limit=query.limit)
         requests = [
             models.QueryRequest(query=query.dense, using=DENSE, filter=flt, limit=query.limit, with_payload=True),
-            models.QueryRequest(query=sparse, using=SPARSE, filter=flt, limit=query.limit, with_payload=True, with_vector=[DENSE]),
-            models.QueryRequest(prefetch=prefetches, query=rrf, limit=query.limit, with_payload=True, with_vector=[DENSE]),
-            models.QueryRequest(prefetch=[fused], query=[query.dense], using=SENTENCES, limit=query.limit, with_payload=True),
+            models.QueryRequest(
+                query=sparse, using=SPARSE, filter=flt, limit=query.limit, with_payload=True, with_vector=[DENSE]
+            ),
+            models.QueryRequest(
+                prefetch=prefetches, query=rrf, limit=query.limit, with_payload=True, with_vector=[DENSE]
+            ),
+            models.QueryRequest(
+                prefetch=[fused], query=[query.dense], using=SENTENCES, limit=query.limit, with_payload=True
+            ),
         ]
         if query.reference_tokens:
             ref_filter = client_filter(
@@ -107,7 +115,12 @@ class ClientStore(VectorStore):
             )
             requests.append(
                 models.QueryRequest(
-                    query=query.dense, using=DENSE, filter=ref_filter, limit=query.limit, with_payload=True, with_vector=[DENSE]
+                    query=query.dense,
+                    using=DENSE,
+                    filter=ref_filter,
+                    limit=query.limit,
+                    with_payload=True,
+                    with_vector=[DENSE],
                 )
             )
         results = self._client.query_batch_points(self.name, requests)
@@ -126,7 +139,9 @@ class ClientStore(VectorStore):
         return int(self._client.count(self.name, count_filter=client_filter(filters), exact=True).count)
 
     def _scroll(self, filters: Filters | None, offset: Any, limit: int) -> tuple[list[dict[str, Any]], Any]:
-        records, offset = self._client.scroll(self.name, scroll_filter=client_filter(filters), limit=limit, offset=offset, with_payload=True)
+        records, offset = self._client.scroll(
+            self.name, scroll_filter=client_filter(filters), limit=limit, offset=offset, with_payload=True
+        )
         return [r.payload or {} for r in records], offset
 
     def finish(self) -> None:

@@ -6,8 +6,9 @@ and any number of processes (service, Studio server, CLI) can open the same one 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import qdrant_edge as qe
 
@@ -27,6 +28,7 @@ from db.store import (
     batches,
     split_filters,
 )
+
 
 def _condition(key: str, value: Any) -> Any:
     if isinstance(value, list):
@@ -52,7 +54,7 @@ class EdgeStore(VectorStore):
         self.path = path
 
     @classmethod
-    def create(cls, path: Path, dimension: int) -> "EdgeStore":
+    def create(cls, path: Path, dimension: int) -> EdgeStore:
         config = qe.EdgeConfig(
             vectors={
                 DENSE: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine),
@@ -71,7 +73,7 @@ class EdgeStore(VectorStore):
         return cls(shard, path)
 
     @classmethod
-    def open(cls, path: Path) -> "EdgeStore":
+    def open(cls, path: Path) -> EdgeStore:
         try:
             return cls(qe.EdgeShard.load(str(path)), path)
         except Exception as exc:  # the engine raises a bare Exception with its own message
@@ -120,9 +122,13 @@ class EdgeStore(VectorStore):
             ),
         ]
         if query.reference_tokens:
-            ref_filter = edge_filter(query.filters, [qe.FieldCondition("refs", match=qe.MatchAny(query.reference_tokens))])
+            ref_filter = edge_filter(
+                query.filters, [qe.FieldCondition("refs", match=qe.MatchAny(query.reference_tokens))]
+            )
             requests.append(
-                qe.QueryRequest(limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE])
+                qe.QueryRequest(
+                    limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE]
+                )
             )
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
         return SearchLists.from_batch([[self._hit(p) for p in result] for result in results])
@@ -141,7 +147,9 @@ class EdgeStore(VectorStore):
         return int(self._shard.count(qe.CountRequest(filter=edge_filter(filters), exact=True)))
 
     def _scroll(self, filters: Filters | None, offset: Any, limit: int) -> tuple[list[dict[str, Any]], Any]:
-        records, offset = self._shard.scroll(qe.ScrollRequest(offset=offset, limit=limit, filter=edge_filter(filters), with_payload=True))
+        records, offset = self._shard.scroll(
+            qe.ScrollRequest(offset=offset, limit=limit, filter=edge_filter(filters), with_payload=True)
+        )
         return [r.payload or {} for r in records], offset
 
     def finish(self) -> None:

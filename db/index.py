@@ -16,9 +16,10 @@ import re
 import shutil
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from qdrant_client import QdrantClient, models
 
@@ -51,7 +52,9 @@ def writer_lock(index_dir: Path, command: str) -> Iterator[None]:
         except BlockingIOError:
             handle.seek(0)
             holder = handle.read().strip() or "unknown process"
-            raise IndexBusyError(f"the index at {index_dir} is being written by {holder}; wait for it to finish") from None
+            raise IndexBusyError(
+                f"the index at {index_dir} is being written by {holder}; wait for it to finish"
+            ) from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"PID {os.getpid()} ({command})")
@@ -131,7 +134,9 @@ class EdgeBackend(Backend):
     def open(self, name: str) -> VectorStore:
         path = self.index_dir / name
         if not path.is_dir():
-            raise NoIndexError(f"index generation {name} is missing from {self.index_dir}; run `policyrag ingest` again")
+            raise NoIndexError(
+                f"index generation {name} is missing from {self.index_dir}; run `policyrag ingest` again"
+            )
         lock = open(path / "readers.lock", "a+", encoding="utf-8")
         fcntl.flock(lock, fcntl.LOCK_SH)
         try:

@@ -12,7 +12,7 @@ import secrets
 import sqlite3
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 SCOPES = ("read", "admin")
@@ -52,7 +52,7 @@ def _hash(salt: bytes, secret: str) -> bytes:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class KeyStore:
@@ -85,7 +85,17 @@ class KeyStore:
         with self._lock:
             self._db.execute(
                 "INSERT INTO api_keys VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
-                (key_id, name, salt, _hash(salt, secret), ",".join(sorted(set(scopes))), created.isoformat(), expires, rate_per_minute, budget),
+                (
+                    key_id,
+                    name,
+                    salt,
+                    _hash(salt, secret),
+                    ",".join(sorted(set(scopes))),
+                    created.isoformat(),
+                    expires,
+                    rate_per_minute,
+                    budget,
+                ),
             )
         return f"prag_{key_id}_{secret}", self.get(key_id)
 
@@ -120,7 +130,8 @@ class KeyStore:
     def revoke(self, key_id: str) -> bool:
         with self._lock:
             cursor = self._db.execute(
-                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", (_now().isoformat(), key_id)
+                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL",
+                (_now().isoformat(), key_id),
             )
         return cursor.rowcount == 1
 

@@ -9,8 +9,9 @@ the chunks carrying a reference the question names.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from retrieval.sparse import SparseVector
 
@@ -80,7 +81,7 @@ class SearchLists:
     referenced: list[Hit]
 
     @classmethod
-    def from_batch(cls, lists: list[list[Hit]]) -> "SearchLists":
+    def from_batch(cls, lists: list[list[Hit]]) -> SearchLists:
         """The lists in the order both backends send their batch; the referenced one only when asked."""
         return cls(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
 

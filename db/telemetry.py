@@ -84,8 +84,22 @@ class Telemetry:
         return text
 
     def _row(self, r: RequestRecord) -> tuple:
-        return (r.endpoint, r.key_id, self._question(r.question), r.collection, r.route, r.initial_route, r.confidence, r.status,
-                r.http_status, int(r.cache_hit), r.generator, r.web_provider, r.latency_ms, json.dumps(r.node_latency or {}))
+        return (
+            r.endpoint,
+            r.key_id,
+            self._question(r.question),
+            r.collection,
+            r.route,
+            r.initial_route,
+            r.confidence,
+            r.status,
+            r.http_status,
+            int(r.cache_hit),
+            r.generator,
+            r.web_provider,
+            r.latency_ms,
+            json.dumps(r.node_latency or {}),
+        )
 
     def record(self, r: RequestRecord) -> bool:
         """Store one request (and any kept back earlier) in one transaction; False if storage failed."""
@@ -105,7 +119,9 @@ class Telemetry:
                     self._db.execute("ROLLBACK")
                 self._pending.append(r)
                 self.write_errors += 1
-                log.warning("telemetry write failed (%s); kept in memory, the request was still answered", type(error).__name__)
+                log.warning(
+                    "telemetry write failed (%s); kept in memory, the request was still answered", type(error).__name__
+                )
                 return False
             self._pending.clear()
             return True
@@ -120,7 +136,8 @@ class Telemetry:
             return None
         offset = min(count - 1, int(fraction * count))
         row = self._db.execute(
-            f"SELECT latency_ms FROM requests WHERE latency_ms IS NOT NULL {where} ORDER BY latency_ms LIMIT 1 OFFSET ?", (offset,)
+            f"SELECT latency_ms FROM requests WHERE latency_ms IS NOT NULL {where} ORDER BY latency_ms LIMIT 1 OFFSET ?",
+            (offset,),
         ).fetchone()
         return round(row[0], 3)
 
@@ -131,12 +148,16 @@ class Telemetry:
             "SELECT COUNT(*), SUM(http_status >= 400), SUM(cache_hit), SUM(status = 'refused'), SUM(status IS NOT NULL)"
             f" FROM requests WHERE 1=1 {answered_where}"
         ).fetchone()
-        routes = dict(self._db.execute(
-            f"SELECT route, COUNT(*) FROM requests WHERE route IS NOT NULL {answered_where} GROUP BY route"
-        ).fetchall())
-        statuses = dict(self._db.execute(
-            f"SELECT status, COUNT(*) FROM requests WHERE status IS NOT NULL {answered_where} GROUP BY status"
-        ).fetchall())
+        routes = dict(
+            self._db.execute(
+                f"SELECT route, COUNT(*) FROM requests WHERE route IS NOT NULL {answered_where} GROUP BY route"
+            ).fetchall()
+        )
+        statuses = dict(
+            self._db.execute(
+                f"SELECT status, COUNT(*) FROM requests WHERE status IS NOT NULL {answered_where} GROUP BY status"
+            ).fetchall()
+        )
         corrected = self._db.execute(
             f"SELECT COUNT(*) FROM requests WHERE route IS NOT NULL AND route != initial_route {answered_where}"
         ).fetchone()[0]

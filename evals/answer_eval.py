@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from core.types import Evidence
 from evals.datasets import AnswerCase
@@ -32,8 +33,17 @@ def plain_rag(services: Services, k: int = 5) -> Runner:
         started = time.perf_counter()
         evidence = services.resources.retriever.retrieve(case.question, case.filters or None, k)
         result = generate_answer(case.question, evidence, answerer, services.sanitiser)
-        return {"status": result.status, "answer": result.answer, "citations": result.citations, "context": evidence,
-                "route": None, "initial_route": None, "requeried": False, "loop_ms": 0.0, "ms": (time.perf_counter() - started) * 1000}
+        return {
+            "status": result.status,
+            "answer": result.answer,
+            "citations": result.citations,
+            "context": evidence,
+            "route": None,
+            "initial_route": None,
+            "requeried": False,
+            "loop_ms": 0.0,
+            "ms": (time.perf_counter() - started) * 1000,
+        }
 
     return run
 
@@ -43,16 +53,29 @@ def graph_runner(services: Services, with_requery: bool, generator: str = "offli
 
     def run(case: AnswerCase) -> dict[str, Any]:
         started = time.perf_counter()
-        out = compiled.invoke({"question": case.question, **({"collection": case.filters["collection"]} if case.filters.get("collection") else {})},
-                              context=RunContext(services=services, generator=generator))
+        out = compiled.invoke(
+            {
+                "question": case.question,
+                **({"collection": case.filters["collection"]} if case.filters.get("collection") else {}),
+            },
+            context=RunContext(services=services, generator=generator),
+        )
         trace = out.get("trace", [])
         latency = out.get("latency_ms") or {}
         generations = sum(1 for t in trace if t.startswith("generate"))
         # the loop's own cost: the requery node, plus the second generation when there was one
         loop_ms = latency.get("requery", 0.0) + (latency.get("generate", 0.0) / generations if generations > 1 else 0.0)
-        return {"status": out.get("status"), "answer": out.get("answer", ""), "citations": out.get("citations") or [],
-                "context": out.get("context") or [], "route": out.get("route"), "initial_route": out.get("initial_route"),
-                "requeried": any(t.startswith("requery") for t in trace), "loop_ms": loop_ms, "ms": (time.perf_counter() - started) * 1000}
+        return {
+            "status": out.get("status"),
+            "answer": out.get("answer", ""),
+            "citations": out.get("citations") or [],
+            "context": out.get("context") or [],
+            "route": out.get("route"),
+            "initial_route": out.get("initial_route"),
+            "requeried": any(t.startswith("requery") for t in trace),
+            "loop_ms": loop_ms,
+            "ms": (time.perf_counter() - started) * 1000,
+        }
 
     return run
 
@@ -87,12 +110,22 @@ def score(cases: list[AnswerCase], results: list[dict[str, Any]]) -> dict[str, A
         "questions": len(cases),
         "answerable": len(answerable),
         "unanswerable": len(unanswerable),
-        "key_fact_recall": round(mean(_facts_in(c.key_facts, r["answer"]) / len(c.key_facts) if r["status"] == "answered" else 0.0 for c, r in with_facts), 3),
-        "cited_block_has_fact": round(mean(1.0 if _facts_in(c.key_facts, _cited_text(r)) else 0.0 for c, r in answered_with_facts), 3),
+        "key_fact_recall": round(
+            mean(
+                _facts_in(c.key_facts, r["answer"]) / len(c.key_facts) if r["status"] == "answered" else 0.0
+                for c, r in with_facts
+            ),
+            3,
+        ),
+        "cited_block_has_fact": round(
+            mean(1.0 if _facts_in(c.key_facts, _cited_text(r)) else 0.0 for c, r in answered_with_facts), 3
+        ),
         "citations_valid": all(c.source >= 1 for _, r in zip(cases, results) for c in r["citations"]),
         "refusal_precision": round(true_refusals / len(refused), 3) if refused else None,
         "refusal_recall": round(true_refusals / len(unanswerable), 3) if unanswerable else None,
-        "over_refusal": round(sum(1 for _, r in answerable if r["status"] != "answered") / len(answerable), 3) if answerable else None,
+        "over_refusal": round(sum(1 for _, r in answerable if r["status"] != "answered") / len(answerable), 3)
+        if answerable
+        else None,
         "route_accuracy": round(mean(1.0 if ok else 0.0 for ok in route_ok), 3) if route_ok else None,
         "initial_routes": routes,
         "loop_rate": round(mean(1.0 if r["requeried"] else 0.0 for r in results), 3),
@@ -116,7 +149,9 @@ def run_variants(services: Services, cases: list[AnswerCase], judge: Judge | Non
         results = [runner(case) for case in cases]
         out[name] = score(cases, results)
         if judge is not None:
-            out[name]["llm_judge"] = judge.score_all([(c.question, r) for c, r in zip(cases, results)]).summary(judge.name)
+            out[name]["llm_judge"] = judge.score_all([(c.question, r) for c, r in zip(cases, results)]).summary(
+                judge.name
+            )
     full = out["full graph"]
     recovered = full["recovered_by_loop"]
     spent = full["loop_ms_total"]

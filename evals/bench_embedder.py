@@ -107,7 +107,7 @@ def make_queries(paragraphs: list[str], n: int, seed: int = 11) -> list[str]:
         size = rng.randint(6, 12)
         if len(words) > size:
             start = rng.randrange(len(words) - size)
-            queries.append(" ".join(words[start:start + size]))
+            queries.append(" ".join(words[start : start + size]))
     return queries
 
 
@@ -119,8 +119,15 @@ def top_k(queries: np.ndarray, chunks: np.ndarray, k: int = TOP_K) -> np.ndarray
     return np.argsort(-(queries @ chunks.T), axis=1, kind="stable")[:, :k]
 
 
-def bench_variant(variant: str, models_dir: Path, sources: ModelSources, chunks: list[str], queries: list[str],
-                  retrieval_queries: list[str], ref: dict[str, np.ndarray]) -> dict:
+def bench_variant(
+    variant: str,
+    models_dir: Path,
+    sources: ModelSources,
+    chunks: list[str],
+    queries: list[str],
+    retrieval_queries: list[str],
+    ref: dict[str, np.ndarray],
+) -> dict:
     from fastembed import TextEmbedding
 
     t0 = time.perf_counter()
@@ -169,14 +176,18 @@ def bench_variant(variant: str, models_dir: Path, sources: ModelSources, chunks:
         "embed_seconds": round(embed_s, 2),
         "embed_cpu_seconds": round(embed_cpu_s, 2),
         "chunks_per_second": round(len(chunks) / embed_s, 2),
-        "query_latency_ms": {"p50": round(float(np.percentile(latencies, 50)), 2),
-                             "p95": round(float(np.percentile(latencies, 95)), 2)},
+        "query_latency_ms": {
+            "p50": round(float(np.percentile(latencies, 50)), 2),
+            "p95": round(float(np.percentile(latencies, 95)), 2),
+        },
         "agreement_chunks": {"mean": round(float(chunk_cos.mean()), 5), "min": round(float(chunk_cos.min()), 5)},
         "agreement_queries": {"mean": round(float(query_cos.mean()), 5), "min": round(float(query_cos.min()), 5)},
         "retrieval_top5_overlap": round(float(np.mean(overlap)), 4),
         "retrieval_top1_same": round(float(np.mean(mine[:, 0] == theirs[:, 0])), 4),
-        "retrieval_top5_reference_score_loss": {"mean": round(float(np.mean(loss)), 5),
-                                                "max": round(float(np.max(loss)), 5)},
+        "retrieval_top5_reference_score_loss": {
+            "mean": round(float(np.mean(loss)), 5),
+            "max": round(float(np.max(loss)), 5),
+        },
         "sanity_pair": {"similar": round(similar, 4), "unrelated": round(unrelated, 4)},
     }
 
@@ -190,22 +201,44 @@ def choose(results: dict[str, dict]) -> tuple[str, str]:
         best = max(results, key=lambda v: agreement(results[v]))
         return best, f"no variant reaches mean agreement {MIN_AGREEMENT}; {best} agrees best"
     best = max(eligible, key=lambda v: results[v]["chunks_per_second"])
-    others = ", ".join(f"{v} {results[v]['chunks_per_second']} chunks/s, agreement {agreement(results[v]):.4f}"
-                       for v in results if v != best)
+    others = ", ".join(
+        f"{v} {results[v]['chunks_per_second']} chunks/s, agreement {agreement(results[v]):.4f}"
+        for v in results
+        if v != best
+    )
     r = results[best]
-    return best, (f"fastest variant with mean agreement >= {MIN_AGREEMENT}: {best} {r['chunks_per_second']} chunks/s, "
-                  f"p50 {r['query_latency_ms']['p50']} ms, agreement {agreement(r):.4f} (vs {others})")
+    return best, (
+        f"fastest variant with mean agreement >= {MIN_AGREEMENT}: {best} {r['chunks_per_second']} chunks/s, "
+        f"p50 {r['query_latency_ms']['p50']} ms, agreement {agreement(r):.4f} (vs {others})"
+    )
 
 
 def machine_info() -> dict:
     import fastembed
     import onnxruntime
 
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else platform.processor()
-    return {"cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), "platform": platform.platform(),
-            "onnxruntime": onnxruntime.__version__, "fastembed": fastembed.__version__, "numpy": np.__version__,
-            "onnxruntime_threads": "default (one per core)"}
+    cpu = (
+        next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ),
+            platform.processor(),
+        )
+        if Path("/proc/cpuinfo").exists()
+        else platform.processor()
+    )
+    return {
+        "cores": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "onnxruntime": onnxruntime.__version__,
+        "fastembed": fastembed.__version__,
+        "numpy": np.__version__,
+        "onnxruntime_threads": "default (one per core)",
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -228,11 +261,15 @@ def main(argv: list[str] | None = None) -> int:
     tokenizer.no_truncation()
     lengths = [len(e.ids) for e in tokenizer.encode_batch(chunks)]
 
-    print(f"{len(chunks)} chunks of {CHUNK_WORDS} words ({text_source}); reference forward pass in numpy...", flush=True)
+    print(
+        f"{len(chunks)} chunks of {CHUNK_WORDS} words ({text_source}); reference forward pass in numpy...", flush=True
+    )
     t0 = time.perf_counter()
-    ref = {"chunks": reference_embeddings(chunks, sources.original_dir),
-           "queries": reference_embeddings(queries, sources.original_dir),
-           "retrieval_queries": reference_embeddings(retrieval_queries, sources.original_dir)}
+    ref = {
+        "chunks": reference_embeddings(chunks, sources.original_dir),
+        "queries": reference_embeddings(queries, sources.original_dir),
+        "retrieval_queries": reference_embeddings(retrieval_queries, sources.original_dir),
+    }
     ref_s = time.perf_counter() - t0
     ref_similar, ref_unrelated = sanity_check(lambda t: reference_embeddings(t, sources.original_dir))
 
@@ -247,13 +284,22 @@ def main(argv: list[str] | None = None) -> int:
         "model": MODEL_NAME,
         "machine": machine_info(),
         "settings_default": Settings.model_fields["embedding_variant"].default,
-        "workload": {"chunks": len(chunks), "chunk_words": CHUNK_WORDS, "text": text_source, "batch_size": BATCH,
-                     "latency_queries": len(queries), "retrieval_queries": len(retrieval_queries), "top_k": TOP_K,
-                     "chunk_tokens_mean": round(float(np.mean(lengths)), 1),
-                     "chunks_truncated_at_256_tokens": round(float(np.mean(np.array(lengths) > MAX_SEQ_LENGTH)), 3)},
-        "reference": {"what": "numpy fp32 forward pass of model.safetensors, mean pooling, L2 norm",
-                      "seconds": round(ref_s, 1),
-                      "sanity_pair": {"similar": round(ref_similar, 4), "unrelated": round(ref_unrelated, 4)}},
+        "workload": {
+            "chunks": len(chunks),
+            "chunk_words": CHUNK_WORDS,
+            "text": text_source,
+            "batch_size": BATCH,
+            "latency_queries": len(queries),
+            "retrieval_queries": len(retrieval_queries),
+            "top_k": TOP_K,
+            "chunk_tokens_mean": round(float(np.mean(lengths)), 1),
+            "chunks_truncated_at_256_tokens": round(float(np.mean(np.array(lengths) > MAX_SEQ_LENGTH)), 3),
+        },
+        "reference": {
+            "what": "numpy fp32 forward pass of model.safetensors, mean pooling, L2 norm",
+            "seconds": round(ref_s, 1),
+            "sanity_pair": {"similar": round(ref_similar, 4), "unrelated": round(ref_unrelated, 4)},
+        },
         "variants": results,
         "chosen": chosen,
         "reason": reason,
@@ -261,18 +307,24 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
 
-    head = f"{'variant':<10} {'build s':>7} {'chunks/s':>8} {'p50 ms':>6} {'p95 ms':>6} {'agree mean/min (chunks)':>24} " \
-           f"{'agree mean/min (queries)':>25} {'top5':>5} {'loss':>6} {'sanity':>10}"
+    head = (
+        f"{'variant':<10} {'build s':>7} {'chunks/s':>8} {'p50 ms':>6} {'p95 ms':>6} {'agree mean/min (chunks)':>24} "
+        f"{'agree mean/min (queries)':>25} {'top5':>5} {'loss':>6} {'sanity':>10}"
+    )
     print(head)
     for v, r in results.items():
-        print(f"{v:<10} {r['build_seconds']:>7} {r['chunks_per_second']:>8} {r['query_latency_ms']['p50']:>6} "
-              f"{r['query_latency_ms']['p95']:>6} {r['agreement_chunks']['mean']:>12.4f}/{r['agreement_chunks']['min']:.4f} "
-              f"{r['agreement_queries']['mean']:>13.4f}/{r['agreement_queries']['min']:.4f} "
-              f"{r['retrieval_top5_overlap']:>5.2f} {r['retrieval_top5_reference_score_loss']['mean']:>6.4f} "
-              f"{r['sanity_pair']['similar']:>5.2f}/{r['sanity_pair']['unrelated']:.2f}")
+        print(
+            f"{v:<10} {r['build_seconds']:>7} {r['chunks_per_second']:>8} {r['query_latency_ms']['p50']:>6} "
+            f"{r['query_latency_ms']['p95']:>6} {r['agreement_chunks']['mean']:>12.4f}/{r['agreement_chunks']['min']:.4f} "
+            f"{r['agreement_queries']['mean']:>13.4f}/{r['agreement_queries']['min']:.4f} "
+            f"{r['retrieval_top5_overlap']:>5.2f} {r['retrieval_top5_reference_score_loss']['mean']:>6.4f} "
+            f"{r['sanity_pair']['similar']:>5.2f}/{r['sanity_pair']['unrelated']:.2f}"
+        )
     print("top5 = mean overlap with the reference's top 5 over the chunks; loss = mean reference cosine given up by it")
     print(f"chosen: {chosen} - {reason}")
-    print(f"machine: {report['machine']['cores']} cores, {report['machine']['cpu']}, onnxruntime {report['machine']['onnxruntime']}")
+    print(
+        f"machine: {report['machine']['cores']} cores, {report['machine']['cpu']}, onnxruntime {report['machine']['onnxruntime']}"
+    )
     print(f"written to {args.out}")
     return 0
 

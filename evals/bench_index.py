@@ -74,7 +74,11 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
     texts = real_texts(size)
     collections = ["health_governance", "insurance", "patients", "secondary"]
     with tempfile.TemporaryDirectory() as tmp:
-        backend = EdgeBackend(Path(tmp) / "index") if backend_name == "edge" else ServerBackend(QdrantClient(path=f"{tmp}/q"), "bench")
+        backend = (
+            EdgeBackend(Path(tmp) / "index")
+            if backend_name == "edge"
+            else ServerBackend(QdrantClient(path=f"{tmp}/q"), "bench")
+        )
 
         def unit(n: int) -> np.ndarray:
             v = rng.normal(size=(n, 384)).astype(np.float32)
@@ -94,7 +98,12 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
                         dense=dense[i - start].tolist(),
                         sparse=encode_document(terms[i], avg),
                         sentences=[sentences[2 * (i - start)].tolist(), sentences[2 * (i - start) + 1].tolist()],
-                        payload={"text": texts[i], "collection": collections[i % 4], "citation": f"Bench {i}", "refs": []},
+                        payload={
+                            "text": texts[i],
+                            "collection": collections[i % 4],
+                            "citation": f"Bench {i}",
+                            "refs": [],
+                        },
                     )
                     for i in range(start, stop)
                 ]
@@ -142,7 +151,10 @@ def store_in_subprocess(backend: str, size: int, queries: int) -> dict:
     """bench_store in a fresh interpreter, so its peak RSS is its own (also used by evals.bench_service)."""
     out = subprocess.run(
         [sys.executable, "-m", "evals.bench_index", "--one", backend, str(size), "--queries", str(queries)],
-        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO_ROOT,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -163,7 +175,10 @@ def single_query_latency(reader, request, mode: str) -> float:
         if mode in ("dense", "sparse"):
             q = qe.QueryRequest(limit=20, query=dense if mode == "dense" else sparse, with_payload=True)
         else:
-            prefetches = [qe.Prefetch(limit=50, query=dense, filter=flt), qe.Prefetch(limit=50, query=sparse, filter=flt)]
+            prefetches = [
+                qe.Prefetch(limit=50, query=dense, filter=flt),
+                qe.Prefetch(limit=50, query=sparse, filter=flt),
+            ]
             q = qe.QueryRequest(limit=20, prefetches=prefetches, query=qe.Fusion.Rrf(k=RRF_K), with_payload=True)
         t = time.perf_counter()
         reader._shard.query(q)
@@ -175,13 +190,17 @@ def single_query_latency(reader, request, mode: str) -> float:
     sparse = models.SparseVector(indices=request.sparse.indices, values=request.sparse.values)
     t = time.perf_counter()
     if mode in ("dense", "sparse"):
-        reader._client.query_points(reader.name, query=request.dense if mode == "dense" else sparse, using=mode, limit=20, with_payload=True)
+        reader._client.query_points(
+            reader.name, query=request.dense if mode == "dense" else sparse, using=mode, limit=20, with_payload=True
+        )
     else:
         prefetch = [
             models.Prefetch(query=request.dense, using="dense", limit=50, filter=flt),
             models.Prefetch(query=sparse, using="sparse", limit=50, filter=flt),
         ]
-        reader._client.query_points(reader.name, prefetch=prefetch, query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), limit=20, with_payload=True)
+        reader._client.query_points(
+            reader.name, prefetch=prefetch, query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), limit=20, with_payload=True
+        )
     return time.perf_counter() - t
 
 
@@ -199,7 +218,13 @@ def bench_model(chunks: int) -> dict:
         resources = Resources(settings)
         resources.embedder.dimension  # load the model before timing
         started = time.perf_counter()
-        report = ingest([folder], settings=settings, embedder=resources.embedder, catalog=resources.catalog, backend=resources.backend)
+        report = ingest(
+            [folder],
+            settings=settings,
+            embedder=resources.embedder,
+            catalog=resources.catalog,
+            backend=resources.backend,
+        )
         ingest_s = time.perf_counter() - started
         samples = []
         for i in range(100):

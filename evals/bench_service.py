@@ -40,11 +40,12 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a model download attempt fails fast instead of hanging
 
@@ -61,10 +62,28 @@ COLD_QUESTION = "How long does a controller have to notify a personal data breac
 START_TIMEOUT_S = 180
 NOISY_SHARE = 0.10  # other processes using more than this share of the machine make a section noisy
 
-FULL = {"answerable": 24, "out_of_scope": 16, "levels": [1, 2, 4, 8, 16], "retrieval_total": 160, "graph_total": 80,
-        "cold_runs": 3, "edge_sizes": [1000, 10000, 100000], "client_sizes": [1000, 10000], "scale_queries": 100}
-QUICK = {"answerable": 8, "out_of_scope": 4, "levels": [1, 2, 4, 8, 16], "retrieval_total": 32, "graph_total": 16,
-         "cold_runs": 1, "edge_sizes": [1000, 10000], "client_sizes": [1000, 10000], "scale_queries": 20}
+FULL = {
+    "answerable": 24,
+    "out_of_scope": 16,
+    "levels": [1, 2, 4, 8, 16],
+    "retrieval_total": 160,
+    "graph_total": 80,
+    "cold_runs": 3,
+    "edge_sizes": [1000, 10000, 100000],
+    "client_sizes": [1000, 10000],
+    "scale_queries": 100,
+}
+QUICK = {
+    "answerable": 8,
+    "out_of_scope": 4,
+    "levels": [1, 2, 4, 8, 16],
+    "retrieval_total": 32,
+    "graph_total": 16,
+    "cold_runs": 1,
+    "edge_sizes": [1000, 10000],
+    "client_sizes": [1000, 10000],
+    "scale_queries": 20,
+}
 
 
 # ---------------------------------------------------------------- helpers
@@ -93,11 +112,17 @@ def spread(rows: list[dict], n: int) -> list[dict]:
 def load_questions(answerable: int, out_of_scope: int) -> list[Question]:
     """Answerable golden questions interleaved with out-of-scope ones."""
     read = lambda name: [json.loads(line) for line in (GOLDENS / name).open(encoding="utf-8") if line.strip()]  # noqa: E731
-    good = [Question(r["id"], r["question"], "answerable", r.get("collection")) for r in spread(read("retrieval.jsonl"), answerable)]
-    bad = [Question(r["id"], r["question"], "out_of_scope") for r in spread([r for r in read("scope.jsonl") if not r["in_scope"]], out_of_scope)]
+    good = [
+        Question(r["id"], r["question"], "answerable", r.get("collection"))
+        for r in spread(read("retrieval.jsonl"), answerable)
+    ]
+    bad = [
+        Question(r["id"], r["question"], "out_of_scope")
+        for r in spread([r for r in read("scope.jsonl") if not r["in_scope"]], out_of_scope)
+    ]
     mixed: list[Question] = []
     for i in range(max(len(good), len(bad))):
-        mixed += good[i:i + 1] + bad[i:i + 1]
+        mixed += good[i : i + 1] + bad[i : i + 1]
     return mixed
 
 
@@ -107,8 +132,13 @@ def stats_ms(samples_ms: list[float]) -> dict[str, float]:
         return {"n": 0}
     ordered = sorted(samples_ms)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
-    return {"n": len(ordered), "p50_ms": round(pick(0.5), 2), "p95_ms": round(pick(0.95), 2),
-            "mean_ms": round(statistics.fmean(ordered), 2), "max_ms": round(ordered[-1], 2)}
+    return {
+        "n": len(ordered),
+        "p50_ms": round(pick(0.5), 2),
+        "p95_ms": round(pick(0.95), 2),
+        "mean_ms": round(statistics.fmean(ordered), 2),
+        "max_ms": round(ordered[-1], 2),
+    }
 
 
 def package_version(name: str) -> str | None:
@@ -119,15 +149,34 @@ def package_version(name: str) -> str | None:
 
 
 def machine_info() -> dict[str, Any]:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT, capture_output=True, text=True).stdout.strip())
+    dirty = bool(
+        subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT, capture_output=True, text=True
+        ).stdout.strip()
+    )
     return {
-        "cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), "platform": platform.platform(),
-        "onnxruntime": package_version("onnxruntime"), "fastembed": package_version("fastembed"),
-        "qdrant_edge": package_version("qdrant-edge-py"), "qdrant_client": package_version("qdrant-client"),
-        "langgraph": package_version("langgraph"), "numpy": package_version("numpy"),
-        "git_commit": commit, "git_tracked_changes": dirty, "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "cores": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "onnxruntime": package_version("onnxruntime"),
+        "fastembed": package_version("fastembed"),
+        "qdrant_edge": package_version("qdrant-edge-py"),
+        "qdrant_client": package_version("qdrant-client"),
+        "langgraph": package_version("langgraph"),
+        "numpy": package_version("numpy"),
+        "git_commit": commit,
+        "git_tracked_changes": dirty,
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -147,7 +196,7 @@ class CpuMeter:
         me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
-    def __enter__(self) -> "CpuMeter":
+    def __enter__(self) -> CpuMeter:
         self.wall, self.busy, self.own = time.perf_counter(), self._busy_s(), self._own_s()
         return self
 
@@ -156,15 +205,28 @@ class CpuMeter:
         own = self._own_s() - self.own
         other = max(0.0, self._busy_s() - self.busy - own)
         share = other / (wall * (os.cpu_count() or 1))
-        self.result = {"wall_s": round(wall, 1), "own_cpu_s": round(own, 1), "other_processes_cpu_s": round(other, 1),
-                       "other_processes_share": round(share, 3), "noisy": share > NOISY_SHARE,
-                       "load_average_after": [round(x, 2) for x in os.getloadavg()]}
+        self.result = {
+            "wall_s": round(wall, 1),
+            "own_cpu_s": round(own, 1),
+            "other_processes_cpu_s": round(other, 1),
+            "other_processes_share": round(share, 3),
+            "noisy": share > NOISY_SHARE,
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        }
 
 
 def bench_settings(data_dir: Path, **overrides: Any) -> Settings:
     """The product's settings with offline choices pinned (init values win over the environment and .env)."""
-    return Settings(data_dir=data_dir, models_dir=Settings().models_dir, web_providers=["secondary"], groq_api_key=None,
-                    tavily_api_key=None, chat_model=None, qdrant_url=None, **overrides)
+    return Settings(
+        data_dir=data_dir,
+        models_dir=Settings().models_dir,
+        web_providers=["secondary"],
+        groq_api_key=None,
+        tavily_api_key=None,
+        chat_model=None,
+        qdrant_url=None,
+        **overrides,
+    )
 
 
 def seed_vector_cache(settings: Settings) -> int:
@@ -189,15 +251,26 @@ def build_index(data_dir: Path) -> dict[str, Any]:
     try:
         resources.embedder.dimension  # load the model before timing
         started = time.perf_counter()
-        report = ingest([CORPUS], settings=settings, embedder=resources.embedder, catalog=resources.catalog, backend=resources.backend)
+        report = ingest(
+            [CORPUS],
+            settings=settings,
+            embedder=resources.embedder,
+            catalog=resources.catalog,
+            backend=resources.backend,
+        )
         seconds = time.perf_counter() - started
     finally:
         resources.close()
     if report.failed:
         raise SystemExit(f"ingest failed for {report.failed}")
-    return {"documents": len(report.added) + len(report.updated) + len(report.unchanged), "chunks": report.chunks_written,
-            "embeddings_computed": report.embeddings_computed, "vectors_reused_from_data_catalog": seeded,
-            "ingest_s": round(seconds, 1), "generation": report.generation}
+    return {
+        "documents": len(report.added) + len(report.updated) + len(report.unchanged),
+        "chunks": report.chunks_written,
+        "embeddings_computed": report.embeddings_computed,
+        "vectors_reused_from_data_catalog": seeded,
+        "ingest_s": round(seconds, 1),
+        "generation": report.generation,
+    }
 
 
 # ---------------------------------------------------------------- 1. nodes
@@ -217,9 +290,18 @@ def bench_nodes(services: Any, questions: list[Question]) -> dict[str, Any]:
     rows = []
     for q in questions:
         wall_ms, out = run_graph(services, q)
-        rows.append({"id": q.id, "kind": q.kind, "status": out.get("status"), "route": out.get("route"),
-                     "initial_route": out.get("initial_route"), "e2e_ms": round(wall_ms, 2),
-                     "latency_ms": out.get("latency_ms") or {}, "web": [a["status"] for a in out.get("web_attempts") or []]})
+        rows.append(
+            {
+                "id": q.id,
+                "kind": q.kind,
+                "status": out.get("status"),
+                "route": out.get("route"),
+                "initial_route": out.get("initial_route"),
+                "e2e_ms": round(wall_ms, 2),
+                "latency_ms": out.get("latency_ms") or {},
+                "web": [a["status"] for a in out.get("web_attempts") or []],
+            }
+        )
     names = [n for n in NODE_ORDER if any(n in r["latency_ms"] for r in rows)]
     names += sorted({n for r in rows for n in r["latency_ms"]} - set(names))
     overhead = [r["e2e_ms"] - sum(r["latency_ms"].values()) for r in rows]
@@ -232,7 +314,10 @@ def bench_nodes(services: Any, questions: list[Question]) -> dict[str, Any]:
             "out_of_scope": stats_ms([r["e2e_ms"] for r in rows if r["kind"] == "out_of_scope"]),
         },
         "graph_overhead": stats_ms(overhead),
-        "status": {kind: dict(Counter(r["status"] for r in rows if r["kind"] == kind)) for kind in ("answerable", "out_of_scope")},
+        "status": {
+            kind: dict(Counter(r["status"] for r in rows if r["kind"] == kind))
+            for kind in ("answerable", "out_of_scope")
+        },
         "route": dict(Counter(r["route"] for r in rows)),
         "per_question": rows,
     }
@@ -241,7 +326,9 @@ def bench_nodes(services: Any, questions: list[Question]) -> dict[str, Any]:
 # ---------------------------------------------------------------- 2. throughput
 
 
-def run_level(call: Callable[[Question], Any], questions: list[Question], concurrency: int, total: int) -> tuple[dict[str, Any], list[Any]]:
+def run_level(
+    call: Callable[[Question], Any], questions: list[Question], concurrency: int, total: int
+) -> tuple[dict[str, Any], list[Any]]:
     jobs = [questions[i % len(questions)] for i in range(total)]
 
     def timed(q: Question) -> tuple[float, Any, str | None]:
@@ -257,14 +344,22 @@ def run_level(call: Callable[[Question], Any], questions: list[Question], concur
         done = list(pool.map(timed, jobs))
         wall = time.perf_counter() - started
     errors = [e for _, _, e in done if e]
-    row = {"concurrency": concurrency, "requests": total, "wall_s": round(wall, 2), "qps": round(total / wall, 2),
-           "latency": stats_ms([ms for ms, _, e in done if not e]), "errors": len(errors)}
+    row = {
+        "concurrency": concurrency,
+        "requests": total,
+        "wall_s": round(wall, 2),
+        "qps": round(total / wall, 2),
+        "latency": stats_ms([ms for ms, _, e in done if not e]),
+        "errors": len(errors),
+    }
     if errors:
         row["first_error"] = errors[0]
     return row, [r for _, r, e in done if not e]
 
 
-def bench_throughput(services: Any, questions: list[Question], levels: list[int], retrieval_total: int, graph_total: int) -> dict[str, Any]:
+def bench_throughput(
+    services: Any, questions: list[Question], levels: list[int], retrieval_total: int, graph_total: int
+) -> dict[str, Any]:
     retriever, k = services.resources.retriever, services.settings.top_k
 
     def retrieve(q: Question) -> Any:
@@ -283,7 +378,10 @@ def bench_throughput(services: Any, questions: list[Question], levels: list[int]
         row["web_attempts"] = dict(Counter(a["status"] for out in outs for a in out.get("web_attempts") or []))
         row["status"] = dict(Counter(out.get("status") for out in outs))
         graph_rows.append(row)
-        print(f"  graph c={c}: {row['qps']} q/s, p50 {row['latency'].get('p50_ms')} ms, web {row['web_attempts']}", flush=True)
+        print(
+            f"  graph c={c}: {row['qps']} q/s, p50 {row['latency'].get('p50_ms')} ms, web {row['web_attempts']}",
+            flush=True,
+        )
     return {"retrieval": retrieval, "graph": graph_rows}
 
 
@@ -300,12 +398,18 @@ def service_env(data_dir: Path, models_dir: Path) -> dict[str, str]:
     """Offline and unthrottled: no keys or servers from the caller's environment, generous anonymous limits."""
     drop = ("POLICYRAG_", "GROQ_", "TAVILY_", "QDRANT_")
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
-    env.update({
-        "POLICYRAG_DATA_DIR": str(data_dir), "POLICYRAG_MODELS_DIR": str(models_dir), "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
-        "POLICYRAG_ANONYMOUS_CREDIT_CAPACITY": "1000000", "POLICYRAG_ANONYMOUS_CREDIT_REFILL_PER_S": "1000",
-        "POLICYRAG_ANONYMOUS_RATE_PER_MINUTE": "1000000", "HF_HUB_OFFLINE": "1",
-        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
-    })
+    env.update(
+        {
+            "POLICYRAG_DATA_DIR": str(data_dir),
+            "POLICYRAG_MODELS_DIR": str(models_dir),
+            "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
+            "POLICYRAG_ANONYMOUS_CREDIT_CAPACITY": "1000000",
+            "POLICYRAG_ANONYMOUS_CREDIT_REFILL_PER_S": "1000",
+            "POLICYRAG_ANONYMOUS_RATE_PER_MINUTE": "1000000",
+            "HF_HUB_OFFLINE": "1",
+            "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        }
+    )
     return env
 
 
@@ -320,8 +424,15 @@ class Service:
         self.ready_s: float | None = None
         self.started = time.perf_counter()
         # cwd is a scratch folder so that no .env of the repository is read by the service
-        self.process = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                                        cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
         threading.Thread(target=self._watch, daemon=True).start()
 
     def _watch(self) -> None:
@@ -372,31 +483,63 @@ def bench_cache(env: dict[str, str], workdir: Path, questions: list[Question]) -
             for q in questions:
                 first_ms, first = post_query(client, q)
                 second_ms, second = post_query(client, q)
-                rows.append({"id": q.id, "kind": q.kind, "status": first["status"],
-                             "first": {"client_ms": round(first_ms, 2), "server_ms": first["latency_ms"]["total"], "cache_hit": first["cache_hit"]},
-                             "second": {"client_ms": round(second_ms, 2), "server_ms": second["latency_ms"]["total"], "cache_hit": second["cache_hit"]}})
+                rows.append(
+                    {
+                        "id": q.id,
+                        "kind": q.kind,
+                        "status": first["status"],
+                        "first": {
+                            "client_ms": round(first_ms, 2),
+                            "server_ms": first["latency_ms"]["total"],
+                            "cache_hit": first["cache_hit"],
+                        },
+                        "second": {
+                            "client_ms": round(second_ms, 2),
+                            "server_ms": second["latency_ms"]["total"],
+                            "cache_hit": second["cache_hit"],
+                        },
+                    }
+                )
     finally:
         service.stop()
     hits = [r["second"] for r in rows if r["second"]["cache_hit"]]
     misses = [r["first"] for r in rows if not r["first"]["cache_hit"]]
-    paired = [r["first"] for r in rows if r["second"]["cache_hit"] and not r["first"]["cache_hit"]]  # same questions as the hits
+    paired = [
+        r["first"] for r in rows if r["second"]["cache_hit"] and not r["first"]["cache_hit"]
+    ]  # same questions as the hits
     not_cached = [r for r in rows if not r["second"]["cache_hit"]]
-    hit_p50, miss_p50 = stats_ms([h["client_ms"] for h in hits]).get("p50_ms"), stats_ms([m["client_ms"] for m in paired]).get("p50_ms")
+    hit_p50, miss_p50 = (
+        stats_ms([h["client_ms"] for h in hits]).get("p50_ms"),
+        stats_ms([m["client_ms"] for m in paired]).get("p50_ms"),
+    )
     return {
-        "service": {"generator": health.get("generator"), "web_providers": health.get("web_providers"), "backend": health["index"].get("backend"),
-                    "cache_threshold": health["semantic_cache"]["threshold"]},
+        "service": {
+            "generator": health.get("generator"),
+            "web_providers": health.get("web_providers"),
+            "backend": health["index"].get("backend"),
+            "cache_threshold": health["semantic_cache"]["threshold"],
+        },
         "questions": len(rows),
         "hit": {"client": stats_ms([h["client_ms"] for h in hits]), "server": stats_ms([h["server_ms"] for h in hits])},
-        "miss": {"client": stats_ms([m["client_ms"] for m in misses]), "server": stats_ms([m["server_ms"] for m in misses])},
-        "miss_of_cached_questions": {"client": stats_ms([m["client_ms"] for m in paired]), "server": stats_ms([m["server_ms"] for m in paired])},
+        "miss": {
+            "client": stats_ms([m["client_ms"] for m in misses]),
+            "server": stats_ms([m["server_ms"] for m in misses]),
+        },
+        "miss_of_cached_questions": {
+            "client": stats_ms([m["client_ms"] for m in paired]),
+            "server": stats_ms([m["server_ms"] for m in paired]),
+        },
         "speedup_p50": round(miss_p50 / hit_p50, 1) if hit_p50 and miss_p50 else None,
         "note": "hit = second ask with cache_hit true; miss = every first ask without a hit (answered and refused); "
-                "miss_of_cached_questions = the first asks of the questions that then hit (the like-for-like pair, used for "
-                "speedup_p50); refusals are never cached, so their second ask runs the graph again; client = HTTP round "
-                "trip on loopback, server = the reply's latency_ms.total",
+        "miss_of_cached_questions = the first asks of the questions that then hit (the like-for-like pair, used for "
+        "speedup_p50); refusals are never cached, so their second ask runs the graph again; client = HTTP round "
+        "trip on loopback, server = the reply's latency_ms.total",
         "first_ask_hits": sum(1 for r in rows if r["first"]["cache_hit"]),
-        "second_ask_not_cached": {"count": len(not_cached), "status": dict(Counter(r["status"] for r in not_cached)),
-                                  "client": stats_ms([r["second"]["client_ms"] for r in not_cached])},
+        "second_ask_not_cached": {
+            "count": len(not_cached),
+            "status": dict(Counter(r["status"] for r in not_cached)),
+            "client": stats_ms([r["second"]["client_ms"] for r in not_cached]),
+        },
         "per_question": rows,
     }
 
@@ -429,9 +572,14 @@ def cold_start_once(env: dict[str, str], workdir: Path) -> dict[str, Any]:
             body = reply.json()
     finally:
         service.stop()
-    return {"to_health_s": round(health_s, 2), "to_first_answer_s": round(query_s, 2),
-            "listening_logged_s": round(service.ready_s, 2) if service.ready_s else None,
-            "model_loaded_at_first_health": model_loaded, "http_status": reply.status_code, "answer_status": body.get("status")}
+    return {
+        "to_health_s": round(health_s, 2),
+        "to_first_answer_s": round(query_s, 2),
+        "listening_logged_s": round(service.ready_s, 2) if service.ready_s else None,
+        "model_loaded_at_first_health": model_loaded,
+        "http_status": reply.status_code,
+        "answer_status": body.get("status"),
+    }
 
 
 def bench_cold_start(env: dict[str, str], workdir: Path, runs: int) -> dict[str, Any]:
@@ -440,8 +588,12 @@ def bench_cold_start(env: dict[str, str], workdir: Path, runs: int) -> dict[str,
         rows.append(cold_start_once(env, workdir))
         print(f"  cold start {i + 1}: {rows[-1]}", flush=True)
     median = lambda key: round(statistics.median(r[key] for r in rows), 2)  # noqa: E731
-    return {"runs": rows, "median_to_health_s": median("to_health_s"), "median_to_first_answer_s": median("to_first_answer_s"),
-            "note": "process start (Popen) to the first 200 from /health, and to the reply of the first /query; OS file cache warm"}
+    return {
+        "runs": rows,
+        "median_to_health_s": median("to_health_s"),
+        "median_to_first_answer_s": median("to_first_answer_s"),
+        "note": "process start (Popen) to the first 200 from /health, and to the reply of the first /query; OS file cache warm",
+    }
 
 
 # ---------------------------------------------------------------- 5. scale
@@ -453,22 +605,32 @@ def bench_scale(edge_sizes: list[int], client_sizes: list[int], queries: int) ->
         for size in sizes:
             with CpuMeter() as meter:
                 row = store_in_subprocess(backend, size, queries)
-            row = {"backend": backend, "chunks": size, "queries": queries, "upsert_s": row["upsert_s"],
-                   "upsert_chunks_per_s": row["upsert_chunks_per_s"], "hybrid": row["hybrid"],
-                   "retrieval_round_trip": row["retrieval_round_trip"], "peak_rss_mb": row["peak_rss_mb"],
-                   "other_processes_share": meter.result["other_processes_share"]}
+            row = {
+                "backend": backend,
+                "chunks": size,
+                "queries": queries,
+                "upsert_s": row["upsert_s"],
+                "upsert_chunks_per_s": row["upsert_chunks_per_s"],
+                "hybrid": row["hybrid"],
+                "retrieval_round_trip": row["retrieval_round_trip"],
+                "peak_rss_mb": row["peak_rss_mb"],
+                "other_processes_share": meter.result["other_processes_share"],
+            }
             rows.append(row)
-            print(f"  {backend} {size}: upsert {row['upsert_s']} s, hybrid p50 {row['hybrid']['p50_ms']} ms, RSS {row['peak_rss_mb']} MB", flush=True)
+            print(
+                f"  {backend} {size}: upsert {row['upsert_s']} s, hybrid p50 {row['hybrid']['p50_ms']} ms, RSS {row['peak_rss_mb']} MB",
+                flush=True,
+            )
     return {
         "rows": rows,
         "method": "evals.bench_index.store_in_subprocess: one process per (backend, size), the product's store code, random unit "
-                  "dense and sentence vectors, real text payloads and BM25 sparse vectors; upsert_s covers writing the "
-                  "generation in 1,000-point batches, finishing and publishing it; hybrid = dense + sparse prefetch fused "
-                  "with RRF in one query; retrieval_round_trip = what retrieve() sends (dense, sparse, fused and "
-                  "sentence-reranked lists at once); peak_rss_mb = ru_maxrss of that process",
+        "dense and sentence vectors, real text payloads and BM25 sparse vectors; upsert_s covers writing the "
+        "generation in 1,000-point batches, finishing and publishing it; hybrid = dense + sparse prefetch fused "
+        "with RRF in one query; retrieval_round_trip = what retrieve() sends (dense, sparse, fused and "
+        "sentence-reranked lists at once); peak_rss_mb = ru_maxrss of that process",
         "qdrant_client_note": "qdrant-client runs in local mode (QdrantClient(path=...), pure Python, no server); it is measured at "
-                              f"{', '.join(map(str, client_sizes))} chunks only: at 100,000 chunks local mode takes too long (a hybrid "
-                              "query already costs about 0.25 s at 10,000), and a real deployment would use a Qdrant server instead",
+        f"{', '.join(map(str, client_sizes))} chunks only: at 100,000 chunks local mode takes too long (a hybrid "
+        "query already costs about 0.25 s at 10,000), and a real deployment would use a Qdrant server instead",
     }
 
 
@@ -488,7 +650,9 @@ def plot(result: dict[str, Any], folder: Path) -> list[str]:
         fig.tight_layout()
         fig.savefig(folder / name, dpi=120)
         plt.close(fig)
-        written.append(str((folder / name).relative_to(REPO_ROOT)) if folder.is_relative_to(REPO_ROOT) else str(folder / name))
+        written.append(
+            str((folder / name).relative_to(REPO_ROOT)) if folder.is_relative_to(REPO_ROOT) else str(folder / name)
+        )
 
     if "nodes" in result:
         nodes = result["nodes"]
@@ -521,8 +685,11 @@ def plot(result: dict[str, Any], folder: Path) -> list[str]:
     if "cache" in result:
         cache = result["cache"]
         fig, ax = plt.subplots(figsize=(6, 4))
-        groups = [("miss, all", cache["miss"]["client"]), ("miss, later hit", cache["miss_of_cached_questions"]["client"]),
-                  ("hit", cache["hit"]["client"])]
+        groups = [
+            ("miss, all", cache["miss"]["client"]),
+            ("miss, later hit", cache["miss_of_cached_questions"]["client"]),
+            ("hit", cache["hit"]["client"]),
+        ]
         groups = [(name, s) for name, s in groups if s.get("n")]
         x = range(len(groups))
         ax.bar([i - 0.2 for i in x], [s["p50_ms"] for _, s in groups], width=0.4, label="p50")
@@ -539,9 +706,21 @@ def plot(result: dict[str, Any], folder: Path) -> list[str]:
         for backend in ("edge", "qdrant-client"):
             rows = [r for r in result["scale"]["rows"] if r["backend"] == backend]
             if rows:
-                line = ax.plot([r["chunks"] for r in rows], [r["hybrid"]["p50_ms"] for r in rows], marker="o", label=f"{backend} p50")
-                ax.plot([r["chunks"] for r in rows], [r["hybrid"]["p95_ms"] for r in rows], marker="x", linestyle="--",
-                        color=line[0].get_color(), alpha=0.6, label=f"{backend} p95")
+                line = ax.plot(
+                    [r["chunks"] for r in rows],
+                    [r["hybrid"]["p50_ms"] for r in rows],
+                    marker="o",
+                    label=f"{backend} p50",
+                )
+                ax.plot(
+                    [r["chunks"] for r in rows],
+                    [r["hybrid"]["p95_ms"] for r in rows],
+                    marker="x",
+                    linestyle="--",
+                    color=line[0].get_color(),
+                    alpha=0.6,
+                    label=f"{backend} p95",
+                )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("chunks in the index (log)")
@@ -568,8 +747,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edge-sizes", type=int, nargs="*", help="Qdrant Edge index sizes (chunks)")
     parser.add_argument("--client-sizes", type=int, nargs="*", help="qdrant-client local-mode index sizes (chunks)")
     parser.add_argument("--scale-queries", type=int, help="queries per (backend, size)")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["nodes", "throughput", "cache", "cold_start", "scale"])
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="folder for bench_service.json and plots/ (default evals/results)")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["nodes", "throughput", "cache", "cold_start", "scale"]
+    )
+    parser.add_argument(
+        "--out", type=Path, default=RESULTS_DIR, help="folder for bench_service.json and plots/ (default evals/results)"
+    )
     args = parser.parse_args(argv)
     config = dict(QUICK if args.quick else FULL)
     for key in config:
@@ -593,7 +776,9 @@ def main(argv: list[str] | None = None) -> int:
         out_json.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
 
     questions = load_questions(config["answerable"], config["out_of_scope"])
-    result["questions"] = [{"id": q.id, "kind": q.kind, "collection": q.collection, "question": q.text} for q in questions]
+    result["questions"] = [
+        {"id": q.id, "kind": q.kind, "collection": q.collection, "question": q.text} for q in questions
+    ]
     tmp = Path(tempfile.mkdtemp(prefix="bench-service-"))
     try:
         data_dir, workdir = tmp / "data", tmp / "work"
@@ -611,10 +796,16 @@ def main(argv: list[str] | None = None) -> int:
             # the web cache is off in process so that every run does the fallback's real work (questions repeat below)
             settings = bench_settings(data_dir, web_cache_ttl_s=0)
             services = Services(settings)
-            result["graph_settings"] = {"web_providers": settings.web_providers, "web_cache_ttl_s": settings.web_cache_ttl_s,
-                                        "web_timeout_s": settings.web_timeout_s, "generator": "offline", "top_k": settings.top_k,
-                                        "correct_threshold": settings.correct_threshold, "incorrect_threshold": settings.incorrect_threshold,
-                                        "embedding_variant": settings.embedding_variant}
+            result["graph_settings"] = {
+                "web_providers": settings.web_providers,
+                "web_cache_ttl_s": settings.web_cache_ttl_s,
+                "web_timeout_s": settings.web_timeout_s,
+                "generator": "offline",
+                "top_k": settings.top_k,
+                "correct_threshold": settings.correct_threshold,
+                "incorrect_threshold": settings.incorrect_threshold,
+                "embedding_variant": settings.embedding_variant,
+            }
             try:
                 if "nodes" not in args.skip:
                     print(f"nodes: {len(questions)} questions ...", flush=True)
@@ -628,13 +819,20 @@ def main(argv: list[str] | None = None) -> int:
                     if "nodes" in args.skip:
                         run_graph(services, Question("warmup", WARMUP_QUESTION, "answerable"))
                     with CpuMeter() as meter:
-                        result["throughput"] = bench_throughput(services, questions, config["levels"], config["retrieval_total"], config["graph_total"])
+                        result["throughput"] = bench_throughput(
+                            services, questions, config["levels"], config["retrieval_total"], config["graph_total"]
+                        )
                     result["cpu"]["throughput"] = meter.result
                     result["throughput"]["note"] = (
                         "thread pool in one process, the same requests at every level; the embedder runs one ONNX session "
                         "behind a lock, so embedding is serialised across threads"
-                        + ("; measured on a busy machine, where more threads also win a larger share of the CPU from other "
-                           "processes, which flatters the higher levels" if meter.result["noisy"] else ""))
+                        + (
+                            "; measured on a busy machine, where more threads also win a larger share of the CPU from other "
+                            "processes, which flatters the higher levels"
+                            if meter.result["noisy"]
+                            else ""
+                        )
+                    )
                     write()
             finally:
                 services.close()
@@ -666,7 +864,8 @@ def main(argv: list[str] | None = None) -> int:
     noisy = [name for name, m in result["cpu"].items() if m["noisy"]]
     result["contention"] = (
         f"other processes used more than {NOISY_SHARE:.0%} of the machine during: {', '.join(noisy)}; those figures are slower and noisier than on an idle machine"
-        if noisy else f"other processes used under {NOISY_SHARE:.0%} of the machine in every section"
+        if noisy
+        else f"other processes used under {NOISY_SHARE:.0%} of the machine in every section"
     )
     result["plots"] = plot(result, plots)
     result["complete"] = True

@@ -14,7 +14,6 @@ from evals.metrics import auroc
 from retrieval.grading import grade_all
 from retrieval.search import Retriever
 
-
 BASELINE = {"correct_threshold": 0.60, "incorrect_threshold": 0.45}
 CORRECT_PRECISION = 0.97
 SEED = 2026
@@ -81,16 +80,24 @@ def calibrate(retriever: Retriever, cases: list[AnswerCase], write: bool = True)
         "test_accuracy_baseline": round(accuracy(test_scores, test_labels, BASELINE["incorrect_threshold"]), 4),
         "test_correct_precision_chosen": _precision_above(test_scores, test_labels, chosen["correct_threshold"]),
         "test_correct_precision_baseline": _precision_above(test_scores, test_labels, BASELINE["correct_threshold"]),
-        "scores": [{"id": c.id, "answerable": c.answerable, "confidence": round(s, 4), "split": "train" if i in train else "test"}
-                   for i, (c, s) in enumerate(zip(cases, scores))],
+        "scores": [
+            {
+                "id": c.id,
+                "answerable": c.answerable,
+                "confidence": round(s, 4),
+                "split": "train" if i in train else "test",
+            }
+            for i, (c, s) in enumerate(zip(cases, scores))
+        ],
     }
     if write:
         THRESHOLDS_FILE.parent.mkdir(parents=True, exist_ok=True)
-        THRESHOLDS_FILE.write_text(json.dumps({**chosen, "evidence": "evals/results/calibration.json"}, indent=2) + "\n", encoding="utf-8")
+        THRESHOLDS_FILE.write_text(
+            json.dumps({**chosen, "evidence": "evals/results/calibration.json"}, indent=2) + "\n", encoding="utf-8"
+        )
     return report
 
 
 def _precision_above(scores: list[float], labels: list[bool], threshold: float) -> float | None:
     above = [y for s, y in zip(scores, labels) if s >= threshold]
     return round(sum(above) / len(above), 4) if above else None
-

@@ -47,8 +47,13 @@ class AnswerCase:
 
 def our_retrieval() -> list[RetrievalCase]:
     return [
-        RetrievalCase(r["id"], r["question"], {"collection": r["collection"]} if r.get("collection") else {},
-                      r["gold_citations"], r["gold_doc_ids"])
+        RetrievalCase(
+            r["id"],
+            r["question"],
+            {"collection": r["collection"]} if r.get("collection") else {},
+            r["gold_citations"],
+            r["gold_doc_ids"],
+        )
         for r in read_jsonl(GOLDENS / "retrieval.jsonl")
     ]
 
@@ -57,11 +62,20 @@ def our_answers() -> list[AnswerCase]:
     """Answerable questions with key facts, plus in/out-of-scope and calibration labels."""
     questions = {r["id"]: r for r in read_jsonl(GOLDENS / "retrieval.jsonl")}
     cases = [
-        AnswerCase(a["id"], questions[a["id"]]["question"], True, a["key_facts"],
-                   {"collection": questions[a["id"]]["collection"]} if questions[a["id"]].get("collection") else {}, "answer")
+        AnswerCase(
+            a["id"],
+            questions[a["id"]]["question"],
+            True,
+            a["key_facts"],
+            {"collection": questions[a["id"]]["collection"]} if questions[a["id"]].get("collection") else {},
+            "answer",
+        )
         for a in read_jsonl(GOLDENS / "answers.jsonl")
     ]
-    cases += [AnswerCase(s["id"], s["question"], bool(s["in_scope"]), category=s["category"]) for s in read_jsonl(GOLDENS / "scope.jsonl")]
+    cases += [
+        AnswerCase(s["id"], s["question"], bool(s["in_scope"]), category=s["category"])
+        for s in read_jsonl(GOLDENS / "scope.jsonl")
+    ]
     return cases
 
 
@@ -69,13 +83,25 @@ def calibration_cases() -> list[AnswerCase]:
     """Answerable / unanswerable labels for fitting the router: every retrieval golden (answerable, with
     its collection), the scope set and the calibration set."""
     cases = [
-        AnswerCase(r["id"], r["question"], True, filters={"collection": r["collection"]} if r.get("collection") else {}, category="retrieval")
+        AnswerCase(
+            r["id"],
+            r["question"],
+            True,
+            filters={"collection": r["collection"]} if r.get("collection") else {},
+            category="retrieval",
+        )
         for r in read_jsonl(GOLDENS / "retrieval.jsonl")
     ]
-    cases += [AnswerCase(s["id"], s["question"], bool(s["in_scope"]), category=s["category"]) for s in read_jsonl(GOLDENS / "scope.jsonl")]
+    cases += [
+        AnswerCase(s["id"], s["question"], bool(s["in_scope"]), category=s["category"])
+        for s in read_jsonl(GOLDENS / "scope.jsonl")
+    ]
     path = GOLDENS / "calibration.jsonl"
     if path.exists():
-        cases += [AnswerCase(c["id"], c["question"], bool(c["answerable"]), category=c.get("category", "")) for c in read_jsonl(path)]
+        cases += [
+            AnswerCase(c["id"], c["question"], bool(c["answerable"]), category=c.get("category", ""))
+            for c in read_jsonl(path)
+        ]
     return cases
 
 
@@ -85,12 +111,24 @@ def peer_available() -> bool:
 
 def peer_retrieval() -> list[RetrievalCase]:
     rows = json.loads((PEER / "eval" / "ir_eval_dataset.remapped_to_latest_corpus.json").read_text(encoding="utf-8"))
-    return [RetrievalCase(f"peer-ir-{i:02d}", r["query"], gold_doc_ids=[Path(d).stem for d in r["relevant_docs"]]) for i, r in enumerate(rows, 1)]
+    return [
+        RetrievalCase(f"peer-ir-{i:02d}", r["query"], gold_doc_ids=[Path(d).stem for d in r["relevant_docs"]])
+        for i, r in enumerate(rows, 1)
+    ]
 
 
 def peer_answers() -> list[AnswerCase]:
     rows = json.loads((PEER / "eval" / "eval_dataset.json").read_text(encoding="utf-8"))
-    return [AnswerCase(r["id"], r["question"], not r["out_of_scope"], r.get("expected_answer_keywords") or [], category=r.get("category", "")) for r in rows]
+    return [
+        AnswerCase(
+            r["id"],
+            r["question"],
+            not r["out_of_scope"],
+            r.get("expected_answer_keywords") or [],
+            category=r.get("category", ""),
+        )
+        for r in rows
+    ]
 
 
 def peer_published() -> dict[str, Any]:

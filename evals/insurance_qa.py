@@ -25,9 +25,17 @@ SHARED = REPO_ROOT.parent / "shared" / "corpora" / "insurance"
 PDF = SHARED / "pdf" / "National_Parivar_Mediclaim_Plus_policy.pdf"
 QA = SHARED / "qa" / "hackrx6_sample_qa_national_parivar_mediclaim_plus.jsonl"
 RESULTS = REPO_ROOT / "evals" / "results" / "insurance_qa.json"
-META = {"document_type": "policy_wording", "citation": "National Parivar Mediclaim Plus", "category": "health",
-        "provider": "national", "product": "parivar", "publisher": "National Insurance Co. Ltd.", "jurisdiction": "IN",
-        "hierarchy_rank": 2, "uin": "NICHLIP25039V032425"}
+META = {
+    "document_type": "policy_wording",
+    "citation": "National Parivar Mediclaim Plus",
+    "category": "health",
+    "provider": "national",
+    "product": "parivar",
+    "publisher": "National Insurance Co. Ltd.",
+    "jurisdiction": "IN",
+    "hierarchy_rank": 2,
+    "uin": "NICHLIP25039V032425",
+}
 
 # The facts each reference answer states, in checkable form (any spelling variant may match).
 REFERENCE_FACTS = {
@@ -66,33 +74,57 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp) / "data", models_dir=Settings().models_dir, web_providers=[])
         resources = Resources(settings)
-        report = ingest([PDF], settings=settings, embedder=resources.embedder, catalog=resources.catalog,
-                        backend=resources.backend, collection="national_parivar", defaults=META)
+        report = ingest(
+            [PDF],
+            settings=settings,
+            embedder=resources.embedder,
+            catalog=resources.catalog,
+            backend=resources.backend,
+            collection="national_parivar",
+            defaults=META,
+        )
         services = Services(settings, resources)
         rows = []
         for item in questions:
             started = time.perf_counter()
-            out = graph.invoke({"question": item["question"], "collection": "national_parivar"},
-                               context=RunContext(services=services, allow_web=False, generator="offline"))
-            cited = [b for b in out.get("context") or [] if any(c.chunk_id == b.chunk_id for c in out.get("citations") or [])]
+            out = graph.invoke(
+                {"question": item["question"], "collection": "national_parivar"},
+                context=RunContext(services=services, allow_web=False, generator="offline"),
+            )
+            cited = [
+                b for b in out.get("context") or [] if any(c.chunk_id == b.chunk_id for c in out.get("citations") or [])
+            ]
             facts = REFERENCE_FACTS[item["id"]]
             in_evidence = facts_found(facts, " ".join(b.text for b in cited))
-            in_answer = facts_found(facts, out.get("answer", "")) if out.get("status") == "answered" else [False] * len(facts)
-            rows.append({
-                "id": item["id"], "question": item["question"], "status": out.get("status"), "route": out.get("route"),
-                "answer": out.get("answer"), "citations": [c.citation for c in out.get("citations") or []],
-                "pages": sorted({b.page for b in cited if b.page}), "facts": facts,
-                "facts_in_cited_evidence": in_evidence, "facts_in_answer": in_answer,
-                "all_facts_in_cited_evidence": all(in_evidence), "all_facts_in_answer": all(in_answer),
-                "latency_ms": round((time.perf_counter() - started) * 1000, 1),
-            })
+            in_answer = (
+                facts_found(facts, out.get("answer", "")) if out.get("status") == "answered" else [False] * len(facts)
+            )
+            rows.append(
+                {
+                    "id": item["id"],
+                    "question": item["question"],
+                    "status": out.get("status"),
+                    "route": out.get("route"),
+                    "answer": out.get("answer"),
+                    "citations": [c.citation for c in out.get("citations") or []],
+                    "pages": sorted({b.page for b in cited if b.page}),
+                    "facts": facts,
+                    "facts_in_cited_evidence": in_evidence,
+                    "facts_in_answer": in_answer,
+                    "all_facts_in_cited_evidence": all(in_evidence),
+                    "all_facts_in_answer": all(in_answer),
+                    "latency_ms": round((time.perf_counter() - started) * 1000, 1),
+                }
+            )
         resources.close()
     result = {
         "command": "python -m evals.insurance_qa",
         "document": PDF.name,
         "chunks": report.chunks_written,
         "questions": len(rows),
-        "fraction_all_facts_in_cited_evidence": round(sum(r["all_facts_in_cited_evidence"] for r in rows) / len(rows), 3),
+        "fraction_all_facts_in_cited_evidence": round(
+            sum(r["all_facts_in_cited_evidence"] for r in rows) / len(rows), 3
+        ),
         "fraction_all_facts_in_answer": round(sum(r["all_facts_in_answer"] for r in rows) / len(rows), 3),
         "answered": sum(r["status"] == "answered" for r in rows),
         "rows": rows,
@@ -102,7 +134,9 @@ def main() -> int:
     for r in rows:
         mark = "ok " if r["all_facts_in_cited_evidence"] else "MISS"
         print(f"{mark} {r['id']} {r['status']:9} {', '.join(r['citations'])[:70]}")
-    print(f"facts in cited evidence: {result['fraction_all_facts_in_cited_evidence']:.0%}; in the answer: {result['fraction_all_facts_in_answer']:.0%}")
+    print(
+        f"facts in cited evidence: {result['fraction_all_facts_in_cited_evidence']:.0%}; in the answer: {result['fraction_all_facts_in_answer']:.0%}"
+    )
     return 0
 
 

@@ -12,8 +12,9 @@ import math
 import os
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -96,8 +97,7 @@ class Judge:
 
         async def both() -> tuple[float, float]:
             # one after the other: the judge's provider limits are per-request, and order keeps runs repeatable
-            return (await self.faithfulness.single_turn_ascore(sample),
-                    await self.relevancy.single_turn_ascore(sample))
+            return (await self.faithfulness.single_turn_ascore(sample), await self.relevancy.single_turn_ascore(sample))
 
         return asyncio.run(both())
 

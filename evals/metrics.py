@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 
 def first_relevant_rank(ranked: Sequence[str], relevant: Iterable[str]) -> int | None:

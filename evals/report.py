@@ -12,15 +12,27 @@ matplotlib.use("Agg")  # files only, no screen
 import matplotlib.pyplot as plt  # noqa: E402
 
 RETRIEVAL_COLUMNS = ["hit@1", "hit@3", "hit@5", "hit@10", "mrr@10", "ndcg@10", "ms_per_query"]
-ANSWER_COLUMNS = ["key_fact_recall", "cited_block_has_fact", "refusal_precision", "refusal_recall", "over_refusal",
-                  "route_accuracy", "loop_rate", "recovered_by_loop", "latency_ms_mean", "leaks"]
+ANSWER_COLUMNS = [
+    "key_fact_recall",
+    "cited_block_has_fact",
+    "refusal_precision",
+    "refusal_recall",
+    "over_refusal",
+    "route_accuracy",
+    "loop_rate",
+    "recovered_by_loop",
+    "latency_ms_mean",
+    "leaks",
+]
 JUDGE_COLUMNS = ["faithfulness", "answer_relevancy", "judged", "failed"]
 
 
 def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
     head = f"| {first} | " + " | ".join(columns) + " |"
     rule = "|" + "---|" * (len(columns) + 1)
-    body = [f"| {r[first]} | " + " | ".join("" if r.get(c) is None else str(r.get(c)) for c in columns) + " |" for r in rows]
+    body = [
+        f"| {r[first]} | " + " | ".join("" if r.get(c) is None else str(r.get(c)) for c in columns) + " |" for r in rows
+    ]
     return "\n".join([head, rule, *body])
 
 
@@ -38,7 +50,9 @@ def markdown(results: dict[str, Any]) -> str:
         rows = [{"variant": k, **v} for k, v in block.items() if k != "loop_cost"]
         parts.append(table(rows, ANSWER_COLUMNS, "variant") + "\n")
         parts.append(f"Loop cost: {json.dumps(block['loop_cost'])}\n")
-        judged = [{"variant": k, **v["llm_judge"]} for k, v in block.items() if isinstance(v, dict) and v.get("llm_judge")]
+        judged = [
+            {"variant": k, **v["llm_judge"]} for k, v in block.items() if isinstance(v, dict) and v.get("llm_judge")
+        ]
         if judged:
             parts.append(f"LLM-as-judge (ragas, judge model `{judged[0]['model']}`; answered questions only):\n")
             parts.append(table(judged, JUDGE_COLUMNS, "variant") + "\n")
@@ -66,7 +80,9 @@ def plot_retrieval(results: dict[str, Any], folder: Path) -> list[Path]:
         labels = [r["ablation"] for r in rows]
         width = 0.25
         for offset, metric in enumerate(("hit@1", "mrr@10", "ndcg@10")):
-            axis.bar([i + (offset - 1) * width for i in range(len(rows))], [r[metric] for r in rows], width, label=metric)
+            axis.bar(
+                [i + (offset - 1) * width for i in range(len(rows))], [r[metric] for r in rows], width, label=metric
+            )
         axis.set_xticks(range(len(rows)), labels, rotation=30, ha="right", fontsize=8)
         axis.set_ylim(0, 1)
         axis.set_title(f"Retrieval ablations: {name}")
@@ -86,7 +102,9 @@ def plot_calibration(results: dict[str, Any], folder: Path) -> Path | None:
     figure, axis = plt.subplots(figsize=(7, 3.5))
     for answerable, colour in ((True, "tab:green"), (False, "tab:red")):
         values = [s["confidence"] for s in cal["scores"] if s["answerable"] == answerable]
-        axis.hist(values, bins=20, range=(0, 1), alpha=0.6, color=colour, label="answerable" if answerable else "unanswerable")
+        axis.hist(
+            values, bins=20, range=(0, 1), alpha=0.6, color=colour, label="answerable" if answerable else "unanswerable"
+        )
     for key, style in (("incorrect_threshold", "--"), ("correct_threshold", ":")):
         axis.axvline(cal["chosen"][key], color="black", linestyle=style, label=f"chosen {key}")
         axis.axvline(cal["baseline"][key], color="grey", linestyle=style, label=f"baseline {key}")

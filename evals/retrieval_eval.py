@@ -62,16 +62,25 @@ def gold_keys(case: RetrievalCase) -> list[str]:
     return ["fact"]
 
 
-def evaluate(retriever: Retriever, cases: list[RetrievalCase], ablation: Ablation, base_filters: dict[str, Any] | None = None) -> dict[str, Any]:
+def evaluate(
+    retriever: Retriever, cases: list[RetrievalCase], ablation: Ablation, base_filters: dict[str, Any] | None = None
+) -> dict[str, Any]:
     per_case = []
     started = time.perf_counter()
     for case in cases:
         evidence = retriever.retrieve(case.question, {**(base_filters or {}), **case.filters}, K, ablation.options)
         ranked = relevance_keys(case, evidence)
         gold = gold_keys(case)
-        per_case.append({"id": case.id, "ranked": ranked[:K], "first_hit": next((i for i, k in enumerate(ranked, 1) if k in gold), None),
-                         "ndcg": ndcg_at_k(ranked, gold, K), "rr": reciprocal_rank(ranked, gold, K),
-                         **{f"hit@{k}": hit_at_k(ranked, gold, k) for k in (1, 3, 5, 10)}})
+        per_case.append(
+            {
+                "id": case.id,
+                "ranked": ranked[:K],
+                "first_hit": next((i for i, k in enumerate(ranked, 1) if k in gold), None),
+                "ndcg": ndcg_at_k(ranked, gold, K),
+                "rr": reciprocal_rank(ranked, gold, K),
+                **{f"hit@{k}": hit_at_k(ranked, gold, k) for k in (1, 3, 5, 10)},
+            }
+        )
     elapsed = time.perf_counter() - started
     return {
         "ablation": ablation.name,
@@ -84,5 +93,7 @@ def evaluate(retriever: Retriever, cases: list[RetrievalCase], ablation: Ablatio
     }
 
 
-def run_ablations(retriever: Retriever, cases: list[RetrievalCase], base_filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def run_ablations(
+    retriever: Retriever, cases: list[RetrievalCase], base_filters: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     return [evaluate(retriever, cases, ablation, base_filters) for ablation in ABLATIONS]

@@ -24,7 +24,7 @@ from typing import Any
 
 from core.settings import REPO_ROOT, Settings, get_settings
 from evals import datasets, report
-from evals.answer_eval import run_variants, graph_runner
+from evals.answer_eval import graph_runner, run_variants
 from evals.calibration import calibrate
 from evals.retrieval_eval import run_ablations
 from generation.guard import leaks_system_prompt
@@ -34,7 +34,14 @@ from retrieval.resources import Resources
 
 RESULTS = REPO_ROOT / "evals" / "results"
 _KEY_RE = re.compile(r"\b(gsk_|tvly-|sk-|prag_)[A-Za-z0-9_-]{8,}")
-POISON_HOSTS = ["gdpr_art_33", "gdpr_art_34", "gdpr_art_09_2_h", "gdpr_art_35", "caldicott_principle_7", "ndg_standard_01"]
+POISON_HOSTS = [
+    "gdpr_art_33",
+    "gdpr_art_34",
+    "gdpr_art_09_2_h",
+    "gdpr_art_35",
+    "caldicott_principle_7",
+    "ndg_standard_01",
+]
 
 
 def configured_judge(settings: Settings, embed) -> Any:
@@ -42,7 +49,9 @@ def configured_judge(settings: Settings, embed) -> Any:
     try:
         from evals import judge
     except ImportError as error:
-        raise SystemExit(f"POLICYRAG_JUDGE_MODEL is set but the judge extra is not installed ({error}): pip install -e '.[judge]'")
+        raise SystemExit(
+            f"POLICYRAG_JUDGE_MODEL is set but the judge extra is not installed ({error}): pip install -e '.[judge]'"
+        )
     from generation.chat import GenerationUnavailable
 
     try:
@@ -51,16 +60,30 @@ def configured_judge(settings: Settings, embed) -> Any:
         raise SystemExit(f"the judge model {settings.judge_model!r} cannot be used: {error}")
 
 
-def index(name: str, paths: list[Path], base: Settings, collection: str | None = None, defaults: dict[str, Any] | None = None) -> Resources:
+def index(
+    name: str, paths: list[Path], base: Settings, collection: str | None = None, defaults: dict[str, Any] | None = None
+) -> Resources:
     """An evaluation index under data/eval/<name>, built or brought up to date incrementally."""
-    settings = base.model_copy(update={"data_dir": base.data_dir / "eval" / name, "models_dir_override": base.models_dir,
-                                       "web_providers": ["secondary"] if name == "shipped" else []})
+    settings = base.model_copy(
+        update={
+            "data_dir": base.data_dir / "eval" / name,
+            "models_dir_override": base.models_dir,
+            "web_providers": ["secondary"] if name == "shipped" else [],
+        }
+    )
     first_build = not settings.catalog_path.exists()
     resources = Resources(settings)
     if first_build:  # borrow the vectors the main index already computed (content-addressed)
         resources.catalog.import_vectors(base.catalog_path)
-    report_ = ingest(paths, settings=settings, embedder=resources.embedder, catalog=resources.catalog,
-                     backend=resources.backend, collection=collection, defaults=defaults)
+    report_ = ingest(
+        paths,
+        settings=settings,
+        embedder=resources.embedder,
+        catalog=resources.catalog,
+        backend=resources.backend,
+        collection=collection,
+        defaults=defaults,
+    )
     print(f"  index {name}: {report_.summary()}", flush=True)
     return resources
 
@@ -69,7 +92,10 @@ def published_peer_rows() -> list[dict[str, Any]]:
     """The peer's published figures in our table's columns."""
     published = datasets.peer_published()
     rows = []
-    for label, key in (("HealRAG dense (published)", "dense_retrieval_summary"), ("HealRAG hybrid (published)", "hybrid_retrieval_summary")):
+    for label, key in (
+        ("HealRAG dense (published)", "dense_retrieval_summary"),
+        ("HealRAG hybrid (published)", "hybrid_retrieval_summary"),
+    ):
         block = published[key]
         row: dict[str, Any] = {"system": label}
         for k in (1, 3, 5, 10):
@@ -98,12 +124,24 @@ def safety(shipped: Resources, base: Settings) -> dict[str, Any]:
             if case.get("kind") == "document" and case.get("document"):
                 path = staging / f"poison_{case['id']}.txt"
                 path.write_text(case["document"], encoding="utf-8")
-                meta = {"title": f"Guidance note {case['id']}", "publisher": "Unknown", "jurisdiction": "EU", "document_type": "commentary",
-                        "version": "1", "effective_from": "2024-01-01", "source_url": "https://example.org/note", "citation": f"Note {case['id']}",
-                        "content_hash": sha256_bytes(path.read_bytes()), "hierarchy_rank": 4}
+                meta = {
+                    "title": f"Guidance note {case['id']}",
+                    "publisher": "Unknown",
+                    "jurisdiction": "EU",
+                    "document_type": "commentary",
+                    "version": "1",
+                    "effective_from": "2024-01-01",
+                    "source_url": "https://example.org/note",
+                    "citation": f"Note {case['id']}",
+                    "content_hash": sha256_bytes(path.read_bytes()),
+                    "hierarchy_rank": 4,
+                }
                 path.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
         poisoned = index("poisoned", [staging], base, collection="poisoned")
-        runs = {"shipped": graph_runner(Services(shipped.settings, shipped), True), "poisoned": graph_runner(Services(poisoned.settings, poisoned), True)}
+        runs = {
+            "shipped": graph_runner(Services(shipped.settings, shipped), True),
+            "poisoned": graph_runner(Services(poisoned.settings, poisoned), True),
+        }
         findings = []
         for case in cases:
             runner = runs["poisoned" if case.get("kind") == "document" else "shipped"]
@@ -120,25 +158,38 @@ def safety(shipped: Resources, base: Settings) -> dict[str, Any]:
                 problems.append("boundary tag")
             if result["status"] == "answered" and not result["citations"]:
                 problems.append("uncited answer")
-            findings.append({"id": case["id"], "attack": case.get("attack"), "status": result["status"], "problems": problems})
+            findings.append(
+                {"id": case["id"], "attack": case.get("attack"), "status": result["status"], "problems": problems}
+            )
         poisoned.close()
-        out["injection"] = {"cases": len(findings), "leaks": sum(1 for f in findings if f["problems"]),
-                            "failures": [f for f in findings if f["problems"]]}
+        out["injection"] = {
+            "cases": len(findings),
+            "leaks": sum(1 for f in findings if f["problems"]),
+            "failures": [f for f in findings if f["problems"]],
+        }
     if toxicity_path.exists():
         runner = graph_runner(Services(shipped.settings, shipped), True)
         rows = []
         for case in datasets.read_jsonl(toxicity_path):
             result = runner(datasets.AnswerCase(case["id"], case["question"], True))
-            bad = [w for w in case.get("must_not_contain", []) if re.search(rf"\b{re.escape(w)}\b", result["answer"], re.I)]
+            bad = [
+                w for w in case.get("must_not_contain", []) if re.search(rf"\b{re.escape(w)}\b", result["answer"], re.I)
+            ]
             grounded = result["status"] != "answered" or bool(result["citations"])
             rows.append({"id": case["id"], "status": result["status"], "bad_words": bad, "grounded": grounded})
-        out["toxicity"] = {"cases": len(rows), "uncivil": sum(1 for r in rows if r["bad_words"]), "ungrounded": sum(1 for r in rows if not r["grounded"]),
-                           "statuses": {s: sum(1 for r in rows if r["status"] == s) for s in {r["status"] for r in rows}}}
+        out["toxicity"] = {
+            "cases": len(rows),
+            "uncivil": sum(1 for r in rows if r["bad_words"]),
+            "ungrounded": sum(1 for r in rows if not r["grounded"]),
+            "statuses": {s: sum(1 for r in rows if r["status"] == s) for s in {r["status"] for r in rows}},
+        }
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="policyrag eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="policyrag eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="our goldens only, fewer questions (a smoke run)")
     parser.add_argument("--no-calibrate", action="store_true", help="do not rewrite config/thresholds.json")
     parser.add_argument("--out", type=Path, default=RESULTS)
@@ -148,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {
         "command": "policyrag eval " + " ".join(argv if argv is not None else sys.argv[1:]),
         "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
-        "retrieval": {}, "answers": {}, "skipped": [],
+        "retrieval": {},
+        "answers": {},
+        "skipped": [],
     }
     print("building evaluation indexes", flush=True)
     shipped = index("shipped", [REPO_ROOT / "corpus"], base)
@@ -157,8 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         results["judge"] = judge.name
     limit = 25 if args.quick else None
     ours = datasets.our_retrieval()[:limit]
-    results["retrieval"]["our goldens"] = {"questions": len(ours), "ablations": run_ablations(shipped.retriever, ours),
-                                           "note": "The jargon-expansion table was written knowing these questions: treat this set as a development set; the external sets below are held out."}
+    results["retrieval"]["our goldens"] = {
+        "questions": len(ours),
+        "ablations": run_ablations(shipped.retriever, ours),
+        "note": "The jargon-expansion table was written knowing these questions: treat this set as a development set; the external sets below are held out.",
+    }
     answer_cases = datasets.our_answers()[: (40 if args.quick else None)]
     print(f"answers: our goldens ({len(answer_cases)})", flush=True)
     results["answers"]["our goldens"] = run_variants(Services(shipped.settings, shipped), answer_cases, judge)
@@ -167,18 +223,28 @@ def main(argv: list[str] | None = None) -> int:
             print("peer benchmark", flush=True)
             peer = index("peer", [datasets.PEER / "corpus"], base, collection="healrag")
             cases = datasets.peer_retrieval()
-            results["retrieval"]["HealRAG IR set"] = {"questions": len(cases), "ablations": run_ablations(peer.retriever, cases),
-                                                      "published": published_peer_rows()}
-            results["answers"]["HealRAG 60 questions"] = run_variants(Services(peer.settings, peer), datasets.peer_answers(), judge)
+            results["retrieval"]["HealRAG IR set"] = {
+                "questions": len(cases),
+                "ablations": run_ablations(peer.retriever, cases),
+                "published": published_peer_rows(),
+            }
+            results["answers"]["HealRAG 60 questions"] = run_variants(
+                Services(peer.settings, peer), datasets.peer_answers(), judge
+            )
             peer.close()
         else:
             results["skipped"].append("peer benchmark (../shared/peers/healrag absent)")
         if datasets.gdpr_available():
             print("GDPR recital -> article", flush=True)
-            gdpr = index("gdpr", [datasets.GDPR / "gdpr-consolidated-with-corrected-preamble-en.xml"], base, collection="gdpr")
+            gdpr = index(
+                "gdpr", [datasets.GDPR / "gdpr-consolidated-with-corrected-preamble-en.xml"], base, collection="gdpr"
+            )
             cases = datasets.gdpr_recitals()
-            results["retrieval"]["GDPR recital to article"] = {"questions": len(cases), "ablations": run_ablations(gdpr.retriever, cases),
-                                                               "note": "Official GDPR text (Formex XML), recitals excluded from the index search; a hit is any chunk of a relevant article."}
+            results["retrieval"]["GDPR recital to article"] = {
+                "questions": len(cases),
+                "ablations": run_ablations(gdpr.retriever, cases),
+                "note": "Official GDPR text (Formex XML), recitals excluded from the index search; a hit is any chunk of a relevant article.",
+            }
             gdpr.close()
         else:
             results["skipped"].append("GDPR full text (../shared/corpora/gdpr absent)")
@@ -188,8 +254,11 @@ def main(argv: list[str] | None = None) -> int:
             print("insurance questions", flush=True)
             insurance = index("national_parivar", [PDF], base, collection="national_parivar", defaults=META)
             cases = datasets.insurance_retrieval()
-            results["retrieval"]["National Parivar questions"] = {"questions": len(cases), "ablations": run_ablations(insurance.retriever, cases),
-                                                                  "note": "A retrieved clause is relevant when it states every reference fact of the question."}
+            results["retrieval"]["National Parivar questions"] = {
+                "questions": len(cases),
+                "ablations": run_ablations(insurance.retriever, cases),
+                "note": "A retrieved clause is relevant when it states every reference fact of the question.",
+            }
             insurance.close()
         else:
             results["skipped"].append("insurance questions (../shared/corpora/insurance absent)")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Protocol
+from typing import Protocol
 
 from core.types import Citation, Evidence
 from generation.chat import GenerationUnavailable
@@ -49,8 +50,13 @@ def resolve(cited: list[int], blocks: list[Evidence]) -> list[Citation]:
         block = blocks[number - 1]
         out.append(
             Citation(
-                source=number, citation=block.citation, document=block.document, url=block.source_url,
-                page=block.page, chunk_id=block.chunk_id, origin=block.origin,
+                source=number,
+                citation=block.citation,
+                document=block.document,
+                url=block.source_url,
+                page=block.page,
+                chunk_id=block.chunk_id,
+                origin=block.origin,
             )
         )
     return out
@@ -76,14 +82,34 @@ def generate_answer(
             if emit:
                 emit(piece)
     except GenerationUnavailable as error:
-        return GeneratedAnswer(GENERATION_UNAVAILABLE, "evidence_only", f"answer generation unavailable: {error}", generator.name, sanitised=removed)
+        return GeneratedAnswer(
+            GENERATION_UNAVAILABLE,
+            "evidence_only",
+            f"answer generation unavailable: {error}",
+            generator.name,
+            sanitised=removed,
+        )
     text = re.sub(r"\s+", " ", "".join(pieces)).strip()
     text, cited, removed_citations = check_citations(text, len(safe_blocks))
     if not text or is_refusal(text) or not re.search(r"[A-Za-z]", text):
-        return GeneratedAnswer(REFUSAL, "refused", "the sources do not answer the question", generator.name,
-                               removed_citations=removed_citations, sanitised=removed)
+        return GeneratedAnswer(
+            REFUSAL,
+            "refused",
+            "the sources do not answer the question",
+            generator.name,
+            removed_citations=removed_citations,
+            sanitised=removed,
+        )
     if not cited:
         # An answer that cites nothing cannot be checked: users are told instead of trusting it.
-        return GeneratedAnswer(REFUSAL, "refused", "the answer cited no source, so it was withheld", generator.name,
-                               removed_citations=removed_citations, sanitised=removed)
-    return GeneratedAnswer(text, "answered", "", generator.name, resolve(cited, safe_blocks), removed_citations, removed)
+        return GeneratedAnswer(
+            REFUSAL,
+            "refused",
+            "the answer cited no source, so it was withheld",
+            generator.name,
+            removed_citations=removed_citations,
+            sanitised=removed,
+        )
+    return GeneratedAnswer(
+        text, "answered", "", generator.name, resolve(cited, safe_blocks), removed_citations, removed
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -22,10 +22,20 @@ def format_blocks(blocks: list[Evidence]) -> str:
     parts = []
     for number, block in enumerate(blocks, start=1):
         where = ", ".join(
-            p for p in (block.publisher, block.jurisdiction, block.version, f"from {block.effective_from}" if block.effective_from else "",
-                        f"page {block.page}" if block.page else "", block.source_url) if p
+            p
+            for p in (
+                block.publisher,
+                block.jurisdiction,
+                block.version,
+                f"from {block.effective_from}" if block.effective_from else "",
+                f"page {block.page}" if block.page else "",
+                block.source_url,
+            )
+            if p
         )
-        parts.append(f"[Source {number} | {neutralise(block.document)} | {neutralise(block.citation)}]\n({where})\n{neutralise(block.strips)}")
+        parts.append(
+            f"[Source {number} | {neutralise(block.document)} | {neutralise(block.citation)}]\n({where})\n{neutralise(block.strips)}"
+        )
     return "\n\n".join(parts)
 
 

@@ -11,8 +11,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from generation.prompts import BOUNDARY_TAGS, REFUSAL, SYSTEM_PROMPT
 
@@ -112,7 +112,9 @@ class Sanitiser:
             removed.append("boundary tag")
         return text
 
-    def clean_sentence(self, sentence: str, removed: list[str], before: str = "", grounded_in: str | None = None) -> str:
+    def clean_sentence(
+        self, sentence: str, removed: list[str], before: str = "", grounded_in: str | None = None
+    ) -> str:
         """One sentence (or line) of an answer, or '' if it must go; `before` is the tail of the text before it.
 
         With `grounded_in` (the evidence the model was given), a sentence quoting a code or identifier

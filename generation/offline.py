@@ -8,7 +8,7 @@ source's), and cites each one. When no sentence is good enough it returns the re
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from core.types import Evidence
 from generation.prompts import REFUSAL
@@ -42,7 +42,7 @@ def list_points(text: str, sentence: str) -> list[str]:
         return []
     points: list[str] = []
     previous = sentence
-    for following in sentences[sentences.index(sentence) + 1:]:
+    for following in sentences[sentences.index(sentence) + 1 :]:
         is_point = _STARTS_WITH_MARK_RE.match(following) or _ENDS_WITH_MARK_RE.search(previous)
         if not is_point or len(points) == MAX_POINTS:
             break
@@ -80,7 +80,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     context = " ".join(f"{b.document} {b.citation} {b.text}" for b in blocks).lower()
     # only plain names are echoed back (never codes or strings a question may have planted)
     context_terms = set(words(context))
-    missing = [n for n in salient_names(question) if not mentions(n, context, context_terms) and n.isalpha() and len(n) <= 20]
+    missing = [
+        n for n in salient_names(question) if not mentions(n, context, context_terms) and n.isalpha() and len(n) <= 20
+    ]
     if missing:
         lines.append(f"The sources do not mention {', '.join(missing)}.")
     return " ".join(lines)

@@ -24,12 +24,24 @@ def fan_out(state: CompareState) -> list[Send]:
         filters = dict(state[side])
         if state.get("collection"):
             filters.setdefault("collection", state["collection"])
-        sends.append(Send("answer_side", {"question": state["question"], "side": side, "filters": filters, "top_k": state.get("top_k") or DEFAULT_TOP_K}))
+        sends.append(
+            Send(
+                "answer_side",
+                {
+                    "question": state["question"],
+                    "side": side,
+                    "filters": filters,
+                    "top_k": state.get("top_k") or DEFAULT_TOP_K,
+                },
+            )
+        )
     return sends
 
 
 def build_compare_graph() -> CompiledStateGraph:
-    builder = StateGraph(CompareState, context_schema=RunContext, input_schema=CompareInput, output_schema=CompareOutput)
+    builder = StateGraph(
+        CompareState, context_schema=RunContext, input_schema=CompareInput, output_schema=CompareOutput
+    )
     builder.add_node("answer_side", answer_side)
     builder.add_node("align", align)
     builder.add_conditional_edges(START, fan_out, ["answer_side"])

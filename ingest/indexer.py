@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 

@@ -10,9 +10,10 @@ readers see either the old index or the new one, never half a document.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from core.failpoints import checkpoint
 from core.settings import Settings
@@ -144,7 +145,9 @@ def ingest(
             and any(doc.collection == name and _is_within(Path(doc.source), folder) for name, folder in scopes)
         ]
         report.removed = [f"{c}/{d}" for c, d in removed]
-        texts = [c.embed_text for r in records for c in r.chunks] + [s for r in records for ss in r.sentences for s in ss]
+        texts = [c.embed_text for r in records for c in r.chunks] + [
+            s for r in records for ss in r.sentences for s in ss
+        ]
         total = len(set(texts))
         done = 0
 
@@ -172,4 +175,3 @@ def _is_within(path: Path, folder: Path) -> bool:
         return path.resolve().is_relative_to(folder.resolve())
     except OSError:
         return False
-

@@ -51,7 +51,9 @@ _COVERED_RE = re.compile(
     r"will reimburse|shall reimburse|reimburse|benefit is available|shall be admissible|admissible",
     re.I,
 )
-_WHOLE_SUM_INSURED_RE = re.compile(r"\bup ?to (?:the )?(?:limit of (?:the )?)?(?:full |available |floater )?sum insured\b", re.I)
+_WHOLE_SUM_INSURED_RE = re.compile(
+    r"\bup ?to (?:the )?(?:limit of (?:the )?)?(?:full |available |floater )?sum insured\b", re.I
+)
 _DEFINED_TERM_RE = re.compile(r"^(.{2,80}?)\s+(?:means|refers to|shall mean|is defined as)\b", re.I)
 _HEADING_NUMBER_RE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){0,4}\.?\s*")
 _CODE_RE = re.compile(r"\(?\s*(?:code\s*[-:]?\s*)?excl\s*0*\d+\s*\)?", re.I)
@@ -99,4 +101,9 @@ def coverage_type(text: str, key: str) -> CoverageType:
     return "unknown"
 
 
-POLARITY_LABELS = {"covered": "Covered", "not_covered": "Not covered", "conditional": "Covered with conditions", "unknown": ""}
+POLARITY_LABELS = {
+    "covered": "Covered",
+    "not_covered": "Not covered",
+    "conditional": "Covered with conditions",
+    "unknown": "",
+}

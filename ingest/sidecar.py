@@ -7,9 +7,7 @@ import json
 from datetime import date
 from enum import IntEnum
 from pathlib import Path
-from typing import Literal
-
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AnyUrl, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 

@@ -254,7 +254,9 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
             close()
             list_run = 0
             top_heading = heading = stripped
-            current = _Open(f"{citation} - {stripped.title() if stripped.isupper() else stripped}", stripped, page, [stripped])
+            current = _Open(
+                f"{citation} - {stripped.title() if stripped.isupper() else stripped}", stripped, page, [stripped]
+            )
             continue
         if item:
             number = int(item.group(1))

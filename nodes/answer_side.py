@@ -6,9 +6,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from core.record import citation_record, evidence_record
 from core.state import SideTask
 from generation.answer import generate_answer
-from core.record import citation_record, evidence_record
 from nodes.context import RunContext, context_of, services_of
 from nodes.generate import adaptive_policy_blocks, coverage_line
 from nodes.grade import grade_evidence, thresholds

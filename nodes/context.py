@@ -47,7 +47,9 @@ class Services:
         self.resources = resources or Resources(settings)
         self._web = web
         self._generators: dict[str, Generator] = {}
-        secrets = [s.get_secret_value() for s in (settings.groq_api_key, settings.tavily_api_key, settings.qdrant_api_key) if s]
+        secrets = [
+            s.get_secret_value() for s in (settings.groq_api_key, settings.tavily_api_key, settings.qdrant_api_key) if s
+        ]
         self.sanitiser = Sanitiser(secrets)
 
     @cached_property
@@ -65,7 +67,9 @@ class Services:
             if model is None:
                 self._generators[key] = OfflineAnswerer(self.resources.embedder.embed_documents)
             else:
-                self._generators[key] = ChatAnswerer(model, key if key != "auto" else (self.settings.chat_model or f"groq:{self.settings.groq_model}"))
+                self._generators[key] = ChatAnswerer(
+                    model, key if key != "auto" else (self.settings.chat_model or f"groq:{self.settings.groq_model}")
+                )
         return self._generators[key]
 
     def close(self) -> None:
@@ -102,4 +106,13 @@ def retrieval_options(context: RunContext) -> RetrievalOptions:
     return RetrievalOptions(mode=context.retrieval_mode)
 
 
-__all__ = ["RunContext", "Services", "GenerationUnavailable", "context_of", "services_of", "default_services", "set_default_services", "retrieval_options"]
+__all__ = [
+    "RunContext",
+    "Services",
+    "GenerationUnavailable",
+    "context_of",
+    "services_of",
+    "default_services",
+    "set_default_services",
+    "retrieval_options",
+]

@@ -46,7 +46,10 @@ def coverage_line(answer: str, citations: list, blocks: list[Evidence]) -> tuple
         block = blocks[citation.source - 1]
         polarity = block.metadata.get("coverage_type")
         if block.document_type == "policy_wording" and polarity in POLARITY_LABELS and POLARITY_LABELS[polarity]:
-            return f"{answer} Coverage: {POLARITY_LABELS[polarity].lower()} under {block.citation} [Source {citation.source}].", polarity
+            return (
+                f"{answer} Coverage: {POLARITY_LABELS[polarity].lower()} under {block.citation} [Source {citation.source}].",
+                polarity,
+            )
     return answer, None
 
 

@@ -8,8 +8,8 @@ from langgraph.runtime import Runtime
 
 from core.state import GraphState, TrustGrade
 from core.types import Evidence
-from generation.prompts import RELEVANCE_PROMPT
 from generation.guard import neutralise
+from generation.prompts import RELEVANCE_PROMPT
 from nodes.context import RunContext, Services, context_of, services_of
 from nodes.timing import timed
 from retrieval.grading import ChunkGrade, grade_all, route_for
@@ -28,7 +28,10 @@ AUTHORITY_TIE_BREAK = 0.02  # per hierarchy step: near-equal evidence from prima
 
 def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade]) -> list[Evidence]:
     """Evidence carrying its confidence and explanation, best first (authority breaks near-ties)."""
-    graded = [e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation}) for e, g in zip(evidence, grades)]
+    graded = [
+        e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation})
+        for e, g in zip(evidence, grades)
+    ]
     return sorted(graded, key=lambda e: -((e.confidence or 0.0) - AUTHORITY_TIE_BREAK * (e.hierarchy_rank - 1)))
 
 
@@ -57,21 +60,36 @@ def trust_grade(route: str, best: Evidence | None) -> TrustGrade:
         return {"grade": "low", "rationale": "No evidence was found."}
     source = f"{best.citation} ({best.publisher or 'unknown publisher'}, hierarchy rank {best.hierarchy_rank})"
     if route == "CORRECT" and best.hierarchy_rank <= 2:
-        return {"grade": "high", "rationale": f"Strong match in an authoritative source: {source}, confidence {best.confidence:.2f}."}
+        return {
+            "grade": "high",
+            "rationale": f"Strong match in an authoritative source: {source}, confidence {best.confidence:.2f}.",
+        }
     if route == "CORRECT":
         return {"grade": "medium", "rationale": f"Strong match, but in a lower-authority source: {source}."}
     if route == "AMBIGUOUS":
-        return {"grade": "medium", "rationale": f"Partial match ({source}, confidence {best.confidence:.2f}); web or commentary evidence added."}
-    return {"grade": "low", "rationale": f"No local source answers well (best {source}, confidence {best.confidence:.2f})."}
+        return {
+            "grade": "medium",
+            "rationale": f"Partial match ({source}, confidence {best.confidence:.2f}); web or commentary evidence added.",
+        }
+    return {
+        "grade": "low",
+        "rationale": f"No local source answers well (best {source}, confidence {best.confidence:.2f}).",
+    }
 
 
 def provenance(best: Evidence | None) -> dict[str, Any]:
     if best is None:
         return {}
     return {
-        "citation": best.citation, "document": best.document, "publisher": best.publisher, "jurisdiction": best.jurisdiction,
-        "version": best.version, "effective_from": best.effective_from, "hierarchy_rank": best.hierarchy_rank,
-        "source_url": best.source_url, "page": best.page,
+        "citation": best.citation,
+        "document": best.document,
+        "publisher": best.publisher,
+        "jurisdiction": best.jurisdiction,
+        "version": best.version,
+        "effective_from": best.effective_from,
+        "hierarchy_rank": best.hierarchy_rank,
+        "source_url": best.source_url,
+        "page": best.page,
     }
 
 
@@ -105,7 +123,8 @@ def grade(state: GraphState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         "confidence": confidence,
         "trust_grade": trust_grade(route, best),
         "provenance": provenance(best),
-        "trace": trace + [f"grade: {route} (best {best.grade_explanation if best else 'none'}; thresholds {correct}/{incorrect})"],
+        "trace": trace
+        + [f"grade: {route} (best {best.grade_explanation if best else 'none'}; thresholds {correct}/{incorrect})"],
     }
     if "initial_route" not in state:
         update["initial_route"] = route

@@ -17,7 +17,9 @@ STRIP_MIN_SCORE = 0.4
 STRONG_FLOOR = 2  # strong evidence keeps at least its two best sentences
 
 
-def strip(question: str, evidence: list[Evidence], embed: Embed | None, relevant: float, strong: float) -> list[Evidence]:
+def strip(
+    question: str, evidence: list[Evidence], embed: Embed | None, relevant: float, strong: float
+) -> list[Evidence]:
     """Evidence above the relevance floor, each with the sentences that support the question."""
     kept_chunks = [e for e in evidence if (e.confidence or 0.0) >= relevant]
     passages = [sentences_of(e.text) for e in kept_chunks]
@@ -48,6 +50,11 @@ def refine(state: GraphState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     kept = sum(len(" ".join(e.highlights).split()) for e in refined)
     return {
         "refined": refined,
-        "refine_stats": {"chunks_in": len(evidence), "chunks_kept": len(refined), "words_in": original, "words_kept": kept},
+        "refine_stats": {
+            "chunks_in": len(evidence),
+            "chunks_kept": len(refined),
+            "words_in": original,
+            "words_kept": kept,
+        },
         "trace": [f"refine: kept {kept} of {original} words in {len(refined)} of {len(evidence)} chunks"],
     }

@@ -25,7 +25,9 @@ def requery(state: GraphState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     question = state["question"]
     query = expand(question)
     seen = {e.chunk_id for e in state.get("evidence") or []}
-    found = services.resources.retriever.retrieve(query, search_filters(state, context), 2 * top_k(state, context), retrieval_options(context))
+    found = services.resources.retriever.retrieve(
+        query, search_filters(state, context), 2 * top_k(state, context), retrieval_options(context)
+    )
     fresh = [e for e in found if e.chunk_id not in seen]
     graded = grade_evidence(question, fresh)
     new_local = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)

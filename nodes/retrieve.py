@@ -58,7 +58,9 @@ def named_variants(question: str, filters: dict[str, Any], context: RunContext) 
     return found
 
 
-def narrowed_search(question: str, filters: dict[str, Any], k: int, context: RunContext, good: float) -> tuple[list[Evidence], str]:
+def narrowed_search(
+    question: str, filters: dict[str, Any], k: int, context: RunContext, good: float
+) -> tuple[list[Evidence], str]:
     """Policy questions: search only the sections the intent points to; fall back to the unnarrowed
     search when the narrowed candidates score poorly (below the CORRECT threshold and below it)."""
     retriever = services_of(context).resources.retriever
@@ -76,7 +78,10 @@ def narrowed_search(question: str, filters: dict[str, Any], k: int, context: Run
     everything = retriever.retrieve(question, filters, k, options)
     if _best(question, everything) > best:
         return everything, f"{note}intent {intent.name}: narrowed candidates scored {best:.2f}; fell back to unfiltered"
-    return narrowed, f"{note}intent {intent.name}: narrowed to {', '.join(intent.sections)} (best {best:.2f}; unfiltered was no better)"
+    return (
+        narrowed,
+        f"{note}intent {intent.name}: narrowed to {', '.join(intent.sections)} (best {best:.2f}; unfiltered was no better)",
+    )
 
 
 @timed("retrieve")

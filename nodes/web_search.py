@@ -14,15 +14,21 @@ from nodes.grade import grade_evidence, thresholds
 from nodes.timing import timed
 
 
-def graded_web_evidence(question: str, services: Services, floor: float) -> tuple[list[Evidence], str | None, list[dict[str, str]]]:
+def graded_web_evidence(
+    question: str, services: Services, floor: float
+) -> tuple[list[Evidence], str | None, list[dict[str, str]]]:
     """Search the web chain, give each result a dense score, grade it like local evidence, keep the relevant ones."""
     result = services.web.search(question)
     evidence = result.evidence
     if evidence:
-        vectors = services.resources.embedder.embed_documents([question] + [f"{e.document}\n{e.text}" for e in evidence])
+        vectors = services.resources.embedder.embed_documents(
+            [question] + [f"{e.document}\n{e.text}" for e in evidence]
+        )
         similarities = vectors[1:] @ vectors[0]
         evidence = [
-            e if e.scores.dense is not None else e.model_copy(update={"scores": e.scores.model_copy(update={"dense": float(s)})})
+            e
+            if e.scores.dense is not None
+            else e.model_copy(update={"scores": e.scores.model_copy(update={"dense": float(s)})})
             for e, s in zip(evidence, np.asarray(similarities))
         ]
     graded = grade_evidence(question, evidence)
@@ -35,8 +41,13 @@ def web_search(state: GraphState, runtime: Runtime[RunContext]) -> dict[str, Any
     context = context_of(runtime)
     if not context.allow_web:
         attempt = {"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}
-        return {"web_evidence": [], "web_provider": None, "web_attempts": [attempt], "web_ran": True,
-                "trace": ["web_search: disabled for this run"]}
+        return {
+            "web_evidence": [],
+            "web_provider": None,
+            "web_attempts": [attempt],
+            "web_ran": True,
+            "trace": ["web_search: disabled for this run"],
+        }
     services = services_of(context)
     _, incorrect = thresholds(context, services)
     kept, provider, attempts = graded_web_evidence(state["question"], services, incorrect)

@@ -16,15 +16,41 @@ from core.types import Evidence
 from retrieval.sparse import words
 
 _NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "fifteen": 15, "eighteen": 18, "twenty": 20, "twenty four": 24, "twenty-four": 24,
-    "thirty": 30, "thirty six": 36, "thirty-six": 36, "forty five": 45, "forty-five": 45, "forty eight": 48, "forty-eight": 48,
-    "sixty": 60, "ninety": 90,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "eighteen": 18,
+    "twenty": 20,
+    "twenty four": 24,
+    "twenty-four": 24,
+    "thirty": 30,
+    "thirty six": 36,
+    "thirty-six": 36,
+    "forty five": 45,
+    "forty-five": 45,
+    "forty eight": 48,
+    "forty-eight": 48,
+    "sixty": 60,
+    "ninety": 90,
 }
-_WORD_NUMBER_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")\b(?:\s*\(\s*\d+\s*\))?", re.I)
+_WORD_NUMBER_RE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")\b(?:\s*\(\s*\d+\s*\))?", re.I
+)
 _AMOUNT_RE = re.compile(r"(?:\brs\.?|\binr|₹)\s*(\d[\d,]*(?:\.\d+)?)\s*(?:/-)?(?:\s*(lakhs?|lacs?|crores?))?", re.I)
 _PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", re.I)
-_PERIOD_RE = re.compile(r"(?<![\d.,])(\d+)\s*(days?|months?|years?|hours?)\b", re.I)  # not "3.3 Day Care", "2,00,000 Day Care"
+_PERIOD_RE = re.compile(
+    r"(?<![\d.,])(\d+)\s*(days?|months?|years?|hours?)\b", re.I
+)  # not "3.3 Day Care", "2,00,000 Day Care"
 _MARKERS = {
     "as per the table of benefits": r"as (?:per|shown in|mentioned in|specified in) the table of benefits",
     "no limit": r"\bno (?:sub-?)?limit\b|without any (?:sub-?)?limit|\bnot subject to any limit|as actually charged",
@@ -154,7 +180,9 @@ def _pair_score(a: Evidence, b: Evidence) -> float:
     overlap = len(text_a & text_b) / max(1, len(text_a | text_b))
     if not subject and overlap < 0.5:
         return 0.0
-    same_section = 1.0 if a.metadata.get("section_key") and a.metadata.get("section_key") == b.metadata.get("section_key") else 0.0
+    same_section = (
+        1.0 if a.metadata.get("section_key") and a.metadata.get("section_key") == b.metadata.get("section_key") else 0.0
+    )
     return 0.5 * subject + 0.25 * overlap + 0.25 * same_section
 
 
@@ -174,6 +202,14 @@ def align(a: list[Evidence], b: list[Evidence]) -> list[Point]:
         same = not differing and side_a["coverage_type"] == side_b["coverage_type"]
         label = side_a["benefit_name"] or side_b["benefit_name"] or side_a["section_key"] or "clause"
         points.append((min(i, j), Point(label, "same" if same else "different", side_a, side_b, differing)))
-    points += [(i, Point(_side(x)["benefit_name"] or "clause", "only_a", _side(x), None)) for i, x in enumerate(a) if i not in used_a]
-    points += [(j, Point(_side(y)["benefit_name"] or "clause", "only_b", None, _side(y))) for j, y in enumerate(b) if j not in used_b]
+    points += [
+        (i, Point(_side(x)["benefit_name"] or "clause", "only_a", _side(x), None))
+        for i, x in enumerate(a)
+        if i not in used_a
+    ]
+    points += [
+        (j, Point(_side(y)["benefit_name"] or "clause", "only_b", None, _side(y)))
+        for j, y in enumerate(b)
+        if j not in used_b
+    ]
     return [p for _, p in sorted(points, key=lambda item: item[0])]

@@ -140,7 +140,9 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     if reference_tokens:
         features["reference"] = 1.0 if set(reference_tokens) & set(evidence.refs) else 0.0
     if numbers := named_numbers(question):
-        features["numbers"] = sum(1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", haystack)) / len(numbers)
+        features["numbers"] = sum(
+            1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", haystack)
+        ) / len(numbers)
     total_weight = sum(WEIGHTS[name] for name in features) or 1.0
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
     if features.get("reference") == 1.0:
@@ -153,7 +155,13 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     if foreign and confidence > FOREIGN_REGIME_CAP:
         confidence = FOREIGN_REGIME_CAP
         missing = list(dict.fromkeys([*missing, *foreign]))
-    grade = ChunkGrade(evidence.chunk_id, evidence.citation, round(confidence, 4), {k: round(v, 3) for k, v in features.items()}, missing)
+    grade = ChunkGrade(
+        evidence.chunk_id,
+        evidence.citation,
+        round(confidence, 4),
+        {k: round(v, 3) for k, v in features.items()},
+        missing,
+    )
     grade.explanation = explain(grade)
     return grade
 

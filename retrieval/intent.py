@@ -13,12 +13,27 @@ from dataclasses import dataclass
 
 # (intent, pattern) in priority order: the first that matches wins
 INTENT_PATTERNS: list[tuple[str, str]] = [
-    ("definition", r"\b(define[sd]?|definition|what (does|is meant by)|meaning of|what is an?\b.{0,30}\bunder the policy)\b"),
-    ("waiting_period", r"\b(waiting period|wait(ing)?\b|how long (before|until)|after how (many|long)|pre-?existing|\bped\b)"),
-    ("procedure", r"\b(how (do|can|should) (i|we|you) (make a )?claim|claim (procedure|process|form)|documents?|notify|intimat\w*|cashless|reimbursement (process|claim)|submit|grievance|complain)\b"),
+    (
+        "definition",
+        r"\b(define[sd]?|definition|what (does|is meant by)|meaning of|what is an?\b.{0,30}\bunder the policy)\b",
+    ),
+    (
+        "waiting_period",
+        r"\b(waiting period|wait(ing)?\b|how long (before|until)|after how (many|long)|pre-?existing|\bped\b)",
+    ),
+    (
+        "procedure",
+        r"\b(how (do|can|should) (i|we|you) (make a )?claim|claim (procedure|process|form)|documents?|notify|intimat\w*|cashless|reimbursement (process|claim)|submit|grievance|complain)\b",
+    ),
     ("exclusion", r"\b(exclu\w*|not covered|isn'?t covered|never (covered|paid)|what is not|which .* not covered)\b"),
-    ("amount_limit", r"\b(limit|sub-?limit|how much|maximum|max\b|cap(ped)?|amount|sum insured|room rent|co-?pay\w*|percent|%|rs\.?|inr|₹|per (day|eye|delivery))\b"),
-    ("eligibility", r"\b(eligib\w*|entry age|who (can|is) (be )?(covered|insured)|age limit|dependants?|dependents?|family members?)\b"),
+    (
+        "amount_limit",
+        r"\b(limit|sub-?limit|how much|maximum|max\b|cap(ped)?|amount|sum insured|room rent|co-?pay\w*|percent|%|rs\.?|inr|₹|per (day|eye|delivery))\b",
+    ),
+    (
+        "eligibility",
+        r"\b(eligib\w*|entry age|who (can|is) (be )?(covered|insured)|age limit|dependants?|dependents?|family members?)\b",
+    ),
     ("policy_terms", r"\b(grace|free[- ]look|cancel\w*|renew\w*|discount|bonus|ncd|premium|portab\w*|migrat\w*)\b"),
     ("benefit", r"\b(cover(s|ed|age)?|benefit|include[sd]?|pay for|reimburse)\b"),
 ]
@@ -31,7 +46,16 @@ SECTIONS_FOR_INTENT: dict[str, list[str]] = {
     "exclusion": ["exclusions", "waiting_period"],
     "amount_limit": ["benefits", "table_of_benefits", "room_rent", "co_payment"],
     "eligibility": ["eligibility", "preamble", "renewal", "conditions"],
-    "policy_terms": ["grace_period", "free_look", "renewal", "cancellation", "bonus", "premium", "conditions", "definitions"],
+    "policy_terms": [
+        "grace_period",
+        "free_look",
+        "renewal",
+        "cancellation",
+        "bonus",
+        "premium",
+        "conditions",
+        "definitions",
+    ],
     # "is X covered?" is answered as often by an exclusion or a waiting period as by a benefit clause
     "benefit": ["benefits", "table_of_benefits", "room_rent", "co_payment", "bonus", "exclusions", "waiting_period"],
 }

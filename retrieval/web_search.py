@@ -12,9 +12,10 @@ import hashlib
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable, Protocol
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 from core.settings import Settings
 from core.types import Evidence, Scores
@@ -30,7 +31,7 @@ class WebProvider(Protocol):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def web_evidence(title: str, url: str, content: str, provider: str, score: float | None = None) -> Evidence:
@@ -57,7 +58,9 @@ class TavilyProvider:
     def __init__(self, api_key: str, base_url: str | None = None):
         from tavily import TavilyClient
 
-        self.client = TavilyClient(api_key=api_key, api_base_url=base_url) if base_url else TavilyClient(api_key=api_key)
+        self.client = (
+            TavilyClient(api_key=api_key, api_base_url=base_url) if base_url else TavilyClient(api_key=api_key)
+        )
 
     def search(self, query: str, max_results: int, timeout: float) -> list[Evidence]:
         reply = self.client.search(query, max_results=max_results, timeout=timeout)
@@ -82,7 +85,11 @@ class DuckDuckGoProvider:
 
     def search(self, query: str, max_results: int, timeout: float) -> list[Evidence]:
         rows = self.client_factory(timeout).text(query, max_results=max_results)
-        return [web_evidence(r.get("title", ""), r.get("href", ""), r.get("body", ""), self.name) for r in rows or [] if r.get("body")]
+        return [
+            web_evidence(r.get("title", ""), r.get("href", ""), r.get("body", ""), self.name)
+            for r in rows or []
+            if r.get("body")
+        ]
 
 
 class SecondaryProvider:
@@ -95,7 +102,9 @@ class SecondaryProvider:
 
     def search(self, query: str, max_results: int, timeout: float) -> list[Evidence]:
         found = self._search(query, max_results)
-        return [e.model_copy(update={"origin": "secondary", "retrieved_at": _now(), "hierarchy_rank": 4}) for e in found]
+        return [
+            e.model_copy(update={"origin": "secondary", "retrieved_at": _now(), "hierarchy_rank": 4}) for e in found
+        ]
 
 
 @dataclass
@@ -113,8 +122,14 @@ def normalise_query(query: str) -> str:
 class WebSearch:
     """The provider chain with timeouts, a failure cool-down and a TTL cache."""
 
-    def __init__(self, providers: list[WebProvider], timeout_s: float, cache_ttl_s: float, cooldown_s: float,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        providers: list[WebProvider],
+        timeout_s: float,
+        cache_ttl_s: float,
+        cooldown_s: float,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.providers = providers
         self.timeout_s = timeout_s
         self.cache_ttl_s = cache_ttl_s
@@ -133,24 +148,49 @@ class WebSearch:
             cached = self._cache.get(key)
             if cached and now - cached[0] < self.cache_ttl_s:
                 result = cached[1]
-                return WebResult(result.evidence, result.provider, [{"provider": result.provider or "none", "status": "cached", "detail": "served from the web-search cache"}], query)
+                return WebResult(
+                    result.evidence,
+                    result.provider,
+                    [
+                        {
+                            "provider": result.provider or "none",
+                            "status": "cached",
+                            "detail": "served from the web-search cache",
+                        }
+                    ],
+                    query,
+                )
         attempts: list[dict[str, str]] = []
         for provider in self.providers:
             rest_until = self._resting.get(provider.name, 0.0)
             if now < rest_until:
-                attempts.append({"provider": provider.name, "status": "skipped", "detail": f"resting after a failure for {rest_until - now:.0f}s more"})
+                attempts.append(
+                    {
+                        "provider": provider.name,
+                        "status": "skipped",
+                        "detail": f"resting after a failure for {rest_until - now:.0f}s more",
+                    }
+                )
                 continue
             future = self._pool.submit(provider.search, query, max_results, self.timeout_s)
             try:
                 found = future.result(timeout=self.timeout_s)
             except concurrent.futures.TimeoutError:
                 future.cancel()
-                attempts.append({"provider": provider.name, "status": "timeout", "detail": f"no reply within {self.timeout_s:g}s"})
+                attempts.append(
+                    {"provider": provider.name, "status": "timeout", "detail": f"no reply within {self.timeout_s:g}s"}
+                )
                 self._rest(provider.name)
                 continue
             except Exception as error:  # a provider's failure is recorded, never raised to the user
                 if _is_timeout(error):  # the client's own timeout (same limit) can fire before ours
-                    attempts.append({"provider": provider.name, "status": "timeout", "detail": f"no reply within {self.timeout_s:g}s"})
+                    attempts.append(
+                        {
+                            "provider": provider.name,
+                            "status": "timeout",
+                            "detail": f"no reply within {self.timeout_s:g}s",
+                        }
+                    )
                 else:
                     attempts.append({"provider": provider.name, "status": "failed", "detail": _reason(error)})
                 self._rest(provider.name)

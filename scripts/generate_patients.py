@@ -19,7 +19,7 @@ import hashlib
 import json
 import random
 import uuid
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -50,25 +50,136 @@ SIDECAR_SOURCE_URL = UKCORE + "UKCore-Patient"
 # --- reference tables -------------------------------------------------------------------------
 
 GIVEN_FEMALE = [
-    "Olivia", "Amelia", "Isla", "Ava", "Freya", "Priya", "Aisha", "Zainab", "Chloe", "Megan",
-    "Siobhan", "Niamh", "Grace", "Harriet", "Fatima", "Maryam", "Sophie", "Eleanor", "Rhiannon",
-    "Catrin", "Joan", "Margaret", "Patricia", "Sandra", "Deborah", "Yetunde", "Chiamaka", "Mei",
-    "Anjali", "Hannah", "Lucy", "Agnieszka", "Beatriz", "Zoe", "Imogen",
+    "Olivia",
+    "Amelia",
+    "Isla",
+    "Ava",
+    "Freya",
+    "Priya",
+    "Aisha",
+    "Zainab",
+    "Chloe",
+    "Megan",
+    "Siobhan",
+    "Niamh",
+    "Grace",
+    "Harriet",
+    "Fatima",
+    "Maryam",
+    "Sophie",
+    "Eleanor",
+    "Rhiannon",
+    "Catrin",
+    "Joan",
+    "Margaret",
+    "Patricia",
+    "Sandra",
+    "Deborah",
+    "Yetunde",
+    "Chiamaka",
+    "Mei",
+    "Anjali",
+    "Hannah",
+    "Lucy",
+    "Agnieszka",
+    "Beatriz",
+    "Zoe",
+    "Imogen",
 ]
 GIVEN_MALE = [
-    "Oliver", "George", "Harry", "Jack", "Noah", "Mohammed", "Arjun", "Rohan", "Kwame", "Tunde",
-    "Liam", "Connor", "Callum", "Dylan", "Owen", "Rhys", "Gareth", "Thomas", "William", "James",
-    "David", "Peter", "Graham", "Keith", "Brian", "Imran", "Bilal", "Hamza", "Wei", "Tomasz",
-    "Mateusz", "Samuel", "Joseph", "Ewan", "Aled",
+    "Oliver",
+    "George",
+    "Harry",
+    "Jack",
+    "Noah",
+    "Mohammed",
+    "Arjun",
+    "Rohan",
+    "Kwame",
+    "Tunde",
+    "Liam",
+    "Connor",
+    "Callum",
+    "Dylan",
+    "Owen",
+    "Rhys",
+    "Gareth",
+    "Thomas",
+    "William",
+    "James",
+    "David",
+    "Peter",
+    "Graham",
+    "Keith",
+    "Brian",
+    "Imran",
+    "Bilal",
+    "Hamza",
+    "Wei",
+    "Tomasz",
+    "Mateusz",
+    "Samuel",
+    "Joseph",
+    "Ewan",
+    "Aled",
 ]
 MIDDLE_NAMES = ["Anne", "Marie", "Louise", "Jane", "Rose", "John", "Michael", "Paul", "Edward", "Lee"]
 FAMILY_NAMES = [
-    "Smith", "Jones", "Williams", "Taylor", "Brown", "Davies", "Evans", "Wilson", "Thomas", "Roberts",
-    "Johnson", "Lewis", "Walker", "Robinson", "Wood", "Thompson", "White", "Watson", "Jackson",
-    "Wright", "Green", "Harris", "Cooper", "King", "Patel", "Khan", "Ahmed", "Hussain", "Begum",
-    "Singh", "Kaur", "Shah", "Okafor", "Adeyemi", "Mensah", "Osei", "Chen", "Wong", "Nowak",
-    "Kowalski", "O'Brien", "Murphy", "Kelly", "MacDonald", "Campbell", "Stewart", "Hughes",
-    "Edwards", "Price", "Morgan", "Pritchard", "Ali", "Iqbal", "Da Silva", "Costa",
+    "Smith",
+    "Jones",
+    "Williams",
+    "Taylor",
+    "Brown",
+    "Davies",
+    "Evans",
+    "Wilson",
+    "Thomas",
+    "Roberts",
+    "Johnson",
+    "Lewis",
+    "Walker",
+    "Robinson",
+    "Wood",
+    "Thompson",
+    "White",
+    "Watson",
+    "Jackson",
+    "Wright",
+    "Green",
+    "Harris",
+    "Cooper",
+    "King",
+    "Patel",
+    "Khan",
+    "Ahmed",
+    "Hussain",
+    "Begum",
+    "Singh",
+    "Kaur",
+    "Shah",
+    "Okafor",
+    "Adeyemi",
+    "Mensah",
+    "Osei",
+    "Chen",
+    "Wong",
+    "Nowak",
+    "Kowalski",
+    "O'Brien",
+    "Murphy",
+    "Kelly",
+    "MacDonald",
+    "Campbell",
+    "Stewart",
+    "Hughes",
+    "Edwards",
+    "Price",
+    "Morgan",
+    "Pritchard",
+    "Ali",
+    "Iqbal",
+    "Da Silva",
+    "Costa",
 ]
 
 # (town, district, outward codes). Inward codes are generated.
@@ -100,19 +211,51 @@ TOWNS = [
 ]
 INWARD_LETTERS = "ABDEFGHJLNPQRSTUWXYZ"  # letters used in the inward part of UK postcodes
 STREETS = [
-    "High Street", "Church Lane", "Station Road", "Victoria Road", "Park Avenue", "Mill Lane",
-    "Elm Grove", "Queens Road", "Kings Road", "Manor Way", "Green Lane", "Albert Street",
-    "Orchard Close", "Meadow View", "Chapel Street", "Windsor Terrace", "Willow Crescent",
-    "Hawthorn Drive", "Beech Road", "Cedar Court", "Riverside Walk", "Brook Street",
+    "High Street",
+    "Church Lane",
+    "Station Road",
+    "Victoria Road",
+    "Park Avenue",
+    "Mill Lane",
+    "Elm Grove",
+    "Queens Road",
+    "Kings Road",
+    "Manor Way",
+    "Green Lane",
+    "Albert Street",
+    "Orchard Close",
+    "Meadow View",
+    "Chapel Street",
+    "Windsor Terrace",
+    "Willow Crescent",
+    "Hawthorn Drive",
+    "Beech Road",
+    "Cedar Court",
+    "Riverside Walk",
+    "Brook Street",
 ]
 PRACTICE_PREFIXES = [
-    "Riverside", "Parkview", "Oakwood", "Meadowbank", "Hillcrest", "Northgate", "Southfields",
-    "Westbrook", "Eastleigh Road", "Castle Street", "Abbey", "Kingsway", "Harbour", "Beacon",
+    "Riverside",
+    "Parkview",
+    "Oakwood",
+    "Meadowbank",
+    "Hillcrest",
+    "Northgate",
+    "Southfields",
+    "Westbrook",
+    "Eastleigh Road",
+    "Castle Street",
+    "Abbey",
+    "Kingsway",
+    "Harbour",
+    "Beacon",
 ]
 PRACTICE_SUFFIXES = ["Medical Centre", "Surgery", "Health Centre", "Medical Practice", "Family Practice"]
 HOSPITAL_NAMES = [
-    "Northfield Hospitals NHS Trust", "Westmoor University Hospitals NHS Foundation Trust",
-    "Kingsmead Hospital NHS Trust", "Elmbridge Teaching Hospitals NHS Trust",
+    "Northfield Hospitals NHS Trust",
+    "Westmoor University Hospitals NHS Foundation Trust",
+    "Kingsmead Hospital NHS Trust",
+    "Elmbridge Teaching Hospitals NHS Trust",
     "Southcombe Healthcare NHS Foundation Trust",
 ]
 
@@ -244,7 +387,7 @@ def _add_years(day: date, years: int) -> date:
 
 
 def _instant(day: date, minute_of_day: int) -> datetime:
-    return datetime.combine(day, time(0, 0), tzinfo=timezone.utc) + timedelta(minutes=minute_of_day)
+    return datetime.combine(day, time(0, 0), tzinfo=UTC) + timedelta(minutes=minute_of_day)
 
 
 def _iso(moment: datetime) -> str:
@@ -380,9 +523,7 @@ def build_patient(rng: random.Random, index: int, used_nhs_numbers: set[str]) ->
                     "meta": {"profile": [UKCORE + "UKCore-Condition"]},
                     "clinicalStatus": {"coding": [_coding(CONDITION_CLINICAL, "active", "Active")]},
                     "verificationStatus": {"coding": [_coding(CONDITION_VERIFICATION, "confirmed", "Confirmed")]},
-                    "category": [
-                        {"coding": [_coding(CONDITION_CATEGORY, "problem-list-item", "Problem List Item")]}
-                    ],
+                    "category": [{"coding": [_coding(CONDITION_CATEGORY, "problem-list-item", "Problem List Item")]}],
                     "code": _concept(SNOMED, code, display),
                     "subject": _ref(patient_url),
                     "onsetDateTime": onset.isoformat(),
@@ -589,7 +730,9 @@ def write_patients(out: Path, seed: int = DEFAULT_SEED, count: int = DEFAULT_COU
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-    parser.add_argument("--count", type=int, default=DEFAULT_COUNT, help=f"number of patients (default {DEFAULT_COUNT})")
+    parser.add_argument(
+        "--count", type=int, default=DEFAULT_COUNT, help=f"number of patients (default {DEFAULT_COUNT})"
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default corpus/patients)")
     args = parser.parse_args(argv)
     written = write_patients(args.out, args.seed, args.count)

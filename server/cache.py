@@ -12,8 +12,9 @@ import json
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -40,8 +41,14 @@ class _Entry:
 
 
 class SemanticCache:
-    def __init__(self, embed: Callable[[str], np.ndarray], threshold: float = 0.95, max_entries: int = 1000,
-                 ttl_s: float = 3600.0, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        embed: Callable[[str], np.ndarray],
+        threshold: float = 0.95,
+        max_entries: int = 1000,
+        ttl_s: float = 3600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.embed = embed
         self.threshold = threshold
         self.max_entries = max_entries

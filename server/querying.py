@@ -5,12 +5,13 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
+from core.record import output_record
 from db.telemetry import RequestRecord, Telemetry
 from graph import graph
-from core.record import output_record
 from nodes.context import RunContext, Services
 from server.cache import SemanticCache, scope_key
 from server.ratelimit import RateLimiter, route_cost
@@ -30,21 +31,40 @@ class QueryService:
 
     @staticmethod
     def _input(request: QueryRequest) -> dict[str, Any]:
-        return {"question": request.question, "collection": request.collection, "filters": request.filters, "top_k": request.top_k}
+        return {
+            "question": request.question,
+            "collection": request.collection,
+            "filters": request.filters,
+            "top_k": request.top_k,
+        }
 
     def _scope(self, request: QueryRequest) -> str:
         return scope_key(request.collection, request.filters, f"k={request.top_k};web={request.allow_web}")
 
-    def finish(self, caller: Caller, endpoint: str, request: QueryRequest, record: dict[str, Any], cache_hit: bool) -> None:
+    def finish(
+        self, caller: Caller, endpoint: str, request: QueryRequest, record: dict[str, Any], cache_hit: bool
+    ) -> None:
         """Charge the route's cost and write telemetry (telemetry failure never fails the request)."""
         web_ran = bool(record.get("web_attempts")) and record.get("web_attempts", [{}])[0].get("status") != "skipped"
-        self.limiter.charge(caller.key_id, caller.limits, route_cost(cache_hit, web_ran, record.get("generator"), record.get("status")))
+        self.limiter.charge(
+            caller.key_id, caller.limits, route_cost(cache_hit, web_ran, record.get("generator"), record.get("status"))
+        )
         self.telemetry.record(
             RequestRecord(
-                endpoint=endpoint, http_status=200, key_id=caller.key_id, question=request.question, collection=request.collection,
-                route=record.get("route"), initial_route=record.get("initial_route"), confidence=record.get("confidence"),
-                status=record.get("status"), cache_hit=cache_hit, generator=record.get("generator"),
-                web_provider=record.get("web_provider"), latency_ms=record["latency_ms"].get("total"), node_latency=record["latency_ms"],
+                endpoint=endpoint,
+                http_status=200,
+                key_id=caller.key_id,
+                question=request.question,
+                collection=request.collection,
+                route=record.get("route"),
+                initial_route=record.get("initial_route"),
+                confidence=record.get("confidence"),
+                status=record.get("status"),
+                cache_hit=cache_hit,
+                generator=record.get("generator"),
+                web_provider=record.get("web_provider"),
+                latency_ms=record["latency_ms"].get("total"),
+                node_latency=record["latency_ms"],
             )
         )
 
@@ -54,7 +74,10 @@ class QueryService:
         cached, vector = self.cache.lookup(request.question, scope)
         if cached is not None:
             record = {**cached, "cache_hit": True, "question": request.question}
-            record["latency_ms"] = {"cache": round((time.perf_counter() - started) * 1000, 3), "total": round((time.perf_counter() - started) * 1000, 3)}
+            record["latency_ms"] = {
+                "cache": round((time.perf_counter() - started) * 1000, 3),
+                "total": round((time.perf_counter() - started) * 1000, 3),
+            }
             self.finish(caller, endpoint, request, record, cache_hit=True)
             return record
         output = graph.invoke(self._input(request), context=self._context(request))
@@ -82,7 +105,9 @@ class QueryService:
 
         def run() -> None:
             try:
-                for mode, chunk in graph.stream(self._input(request), context=self._context(request), stream_mode=["updates", "custom", "values"]):
+                for mode, chunk in graph.stream(
+                    self._input(request), context=self._context(request), stream_mode=["updates", "custom", "values"]
+                ):
                     if mode == "values":
                         final.clear()
                         final.update(chunk)

@@ -12,8 +12,8 @@ import math
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 COSTS = {"cache_hit": 0.2, "local_answer": 1.0, "web_search": 2.0, "llm_generation": 3.0, "refusal": 0.5}
 START_CREDIT = 1.0
@@ -76,7 +76,9 @@ class RateLimiter:
             bucket = self._bucket(key, limits, now)
             if len(bucket.recent) >= limits.rate_per_minute:
                 wait = 60 - (now - bucket.recent[0])
-                return Decision(False, max(1, math.ceil(wait)), f"more than {limits.rate_per_minute} requests per minute")
+                return Decision(
+                    False, max(1, math.ceil(wait)), f"more than {limits.rate_per_minute} requests per minute"
+                )
             if bucket.tokens < START_CREDIT:
                 wait = (START_CREDIT - bucket.tokens) / limits.refill_per_s
                 return Decision(False, max(1, math.ceil(wait)), "credit spent; it refills over time")
@@ -101,5 +103,7 @@ class RateLimiter:
                 "rate_per_minute": limits.rate_per_minute,
                 "spent": round(bucket.spent, 3),
                 "costs": COSTS,
-                "retry_after_s": 0 if bucket.tokens >= START_CREDIT else math.ceil((START_CREDIT - bucket.tokens) / limits.refill_per_s),
+                "retry_after_s": 0
+                if bucket.tokens >= START_CREDIT
+                else math.ceil((START_CREDIT - bucket.tokens) / limits.refill_per_s),
             }

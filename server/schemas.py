@@ -10,7 +10,9 @@ from core.types import Citation
 
 # Filter keys are payload field names (a leading "!" negates): anything else is not a valid path
 # for Qdrant and used to fail the request with a 500. Integers must fit Qdrant's 64-bit integers.
-FilterKey = Annotated[str, StringConstraints(pattern=r"^!?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$", max_length=64)]
+FilterKey = Annotated[
+    str, StringConstraints(pattern=r"^!?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$", max_length=64)
+]
 FilterValue = str | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | bool | list[str]
 Filters = dict[FilterKey, FilterValue]
 
@@ -30,7 +32,7 @@ class GraphInputModel(BaseModel):
 
     question: QuestionText = Field(min_length=1, max_length=20000, description="The question, in plain words.")
     collection: str | None = Field(None, max_length=64, description="Search only this collection.")
-    filters: Filters = Field(default_factory=dict, description="Payload filters, e.g. {\"jurisdiction\": \"EU\"}.")
+    filters: Filters = Field(default_factory=dict, description='Payload filters, e.g. {"jurisdiction": "EU"}.')
     top_k: int = Field(5, ge=1, le=20)
 
 
@@ -140,7 +142,6 @@ class SearchPolicyRequest(BaseModel):
     top_k: int = Field(5, ge=1, le=20)
 
 
-
 class ComparePoliciesRequest(BaseModel):
     """Two wordings to compare: two document ids, or two products (and/or variants) of one provider."""
 
@@ -156,22 +157,33 @@ class ComparePoliciesRequest(BaseModel):
     document_a: str | None = Field(None, max_length=200)
     document_b: str | None = Field(None, max_length=200)
 
-
     def sides(self) -> tuple[dict[str, str], dict[str, str]]:
         """The two filters; raises ValueError when the request does not name two wordings."""
         if self.document_a and self.document_b:
             return {"doc_id": self.document_a}, {"doc_id": self.document_b}
         shared = {k: v for k, v in (("category", self.category), ("provider", self.provider)) if v}
-        a = {**shared, **({"product": self.product_a} if self.product_a else {}), **({"variant": self.variant_a} if self.variant_a else {})}
-        b = {**shared, **({"product": self.product_b} if self.product_b else {}), **({"variant": self.variant_b} if self.variant_b else {})}
+        a = {
+            **shared,
+            **({"product": self.product_a} if self.product_a else {}),
+            **({"variant": self.variant_a} if self.variant_a else {}),
+        }
+        b = {
+            **shared,
+            **({"product": self.product_b} if self.product_b else {}),
+            **({"variant": self.variant_b} if self.variant_b else {}),
+        }
         if a == b or not (self.product_a or self.variant_a) or not (self.product_b or self.variant_b):
-            raise ValueError("name two wordings: document_a and document_b, or product_a/variant_a and product_b/variant_b")
+            raise ValueError(
+                "name two wordings: document_a and document_b, or product_a/variant_a and product_b/variant_b"
+            )
         return a, b
 
 
 class LabelledQuestion(BaseModel):
     question: QuestionText = Field(min_length=1, max_length=2000)
-    gold_citations: list[str] = Field(default_factory=list, description="Any chunk citation starting with one of these counts.")
+    gold_citations: list[str] = Field(
+        default_factory=list, description="Any chunk citation starting with one of these counts."
+    )
     gold_doc_ids: list[str] = Field(default_factory=list)
 
 

@@ -36,7 +36,11 @@ class Caller:
 
 def limits_for(key: ApiKey | None, settings: Settings) -> Limits:
     if key is None:
-        return Limits(settings.anonymous_credit_capacity, settings.anonymous_credit_refill_per_s, settings.anonymous_rate_per_minute)
+        return Limits(
+            settings.anonymous_credit_capacity,
+            settings.anonymous_credit_refill_per_s,
+            settings.anonymous_rate_per_minute,
+        )
     return Limits(
         key.budget or settings.key_credit_capacity,
         settings.key_credit_refill_per_s,
@@ -78,11 +82,15 @@ class HardeningMiddleware(BaseHTTPMiddleware):
             except ValueError:
                 return self._secure(JSONResponse({"detail": "invalid Content-Length"}, status_code=400))
             if too_big:
-                return self._secure(JSONResponse({"detail": f"request body over {self.max_body_bytes} bytes"}, status_code=413))
+                return self._secure(
+                    JSONResponse({"detail": f"request body over {self.max_body_bytes} bytes"}, status_code=413)
+                )
         elif request.method in ("POST", "PUT", "PATCH"):
             body = await request.body()  # chunked upload: measured once read (bounded by the server's own limits)
             if len(body) > self.max_body_bytes:
-                return self._secure(JSONResponse({"detail": f"request body over {self.max_body_bytes} bytes"}, status_code=413))
+                return self._secure(
+                    JSONResponse({"detail": f"request body over {self.max_body_bytes} bytes"}, status_code=413)
+                )
         response = self._secure(await call_next(request))
         if request.url.path == "/" or request.url.path.startswith("/static/"):
             response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)

@@ -76,7 +76,9 @@ def shipped(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder
     seed_vector_cache(settings)
     resources = Resources(settings)
     resources.__dict__["embedder"] = embedder
-    report = ingest([CORPUS], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend)
+    report = ingest(
+        [CORPUS], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
+    )
     assert not report.failed, report.failed
     yield resources
     resources.close()
@@ -137,8 +139,16 @@ def api(shipped, tmp_path):
 
     def build(anonymous: bool = True, **overrides) -> TestClient:
         overrides.setdefault("web_providers", ["secondary"])
-        settings = shipped.settings.model_copy(update={"data_dir": tmp_path / f"svc{len(clients)}", "models_dir_override": shipped.settings.models_dir, **overrides})
-        client = TestClient(create_app(settings, Services(settings, shipped), anonymous_read=anonymous), raise_server_exceptions=False)
+        settings = shipped.settings.model_copy(
+            update={
+                "data_dir": tmp_path / f"svc{len(clients)}",
+                "models_dir_override": shipped.settings.models_dir,
+                **overrides,
+            }
+        )
+        client = TestClient(
+            create_app(settings, Services(settings, shipped), anonymous_read=anonymous), raise_server_exceptions=False
+        )
         client.__enter__()
         clients.append(client)
         return client

@@ -16,10 +16,19 @@ from tests.conftest import REPO_ROOT
 LISTENING = "Uvicorn running on"
 
 
-def start(args: list[str], env: dict[str, str], timeout_s: float, cwd: Path = REPO_ROOT) -> tuple[subprocess.Popen, list[str]]:
+def start(
+    args: list[str], env: dict[str, str], timeout_s: float, cwd: Path = REPO_ROOT
+) -> tuple[subprocess.Popen, list[str]]:
     """Start `python -m cli.main ARGS` and wait until it listens (or ends); returns it with its output lines."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     lines: list[str] = []
     ready = threading.Event()
 

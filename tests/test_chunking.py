@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-
 from ingest.chunking import chunk_document, split_text
 from ingest.loaders import load_document
 from ingest.loaders.eurlex import load_convex, load_formex
@@ -36,7 +35,11 @@ def test_every_shipped_chunk_is_bounded_and_cited():
     for collection in ("health_governance", "secondary", "patients"):
         root = CORPUS / collection
         for path in sorted(root.iterdir()):
-            if path.suffix not in (".txt", ".json") or path.name.endswith(".meta.json") or (path.suffix == ".json" and path.with_suffix(".txt").exists()):
+            if (
+                path.suffix not in (".txt", ".json")
+                or path.name.endswith(".meta.json")
+                or (path.suffix == ".json" and path.with_suffix(".txt").exists())
+            ):
                 continue
             for chunk in chunks_of(path, root):
                 assert chunk.text.strip() and chunk.citation
@@ -46,10 +49,14 @@ def test_every_shipped_chunk_is_bounded_and_cited():
 def test_long_provision_splits_at_points_with_point_citations():
     rows = [json.loads(line) for line in shared_path("corpora", "gdpr", "gdpr_2016_679_paragraphs.jsonl").open()]
     paragraph = next(r for r in rows if r["citation"] == "GDPR Art. 9(2)")
-    from ingest.structure import split_units, text_lines
     from ingest.chunking import chunk_unit
+    from ingest.structure import split_units, text_lines
 
-    units = split_units(text_lines("Article 9 - Processing\n2. " + paragraph["text"].replace("; (", ";\n(")), "GDPR Art. 9", "primary_law")
+    units = split_units(
+        text_lines("Article 9 - Processing\n2. " + paragraph["text"].replace("; (", ";\n(")),
+        "GDPR Art. 9",
+        "primary_law",
+    )
     pieces = chunk_unit(units[0], 120, 20)
     citations = [c for _, c, _ in pieces]
     assert citations[0] == "GDPR Art. 9(2)"

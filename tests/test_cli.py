@@ -18,7 +18,12 @@ POLICYRAG = [sys.executable, "-m", "cli.main"]
 
 @pytest.fixture
 def env(tmp_path, models_dir) -> dict[str, str]:
-    return {**os.environ, "POLICYRAG_DATA_DIR": str(tmp_path / "data"), "POLICYRAG_MODELS_DIR": str(models_dir), "HF_HUB_OFFLINE": "1"}
+    return {
+        **os.environ,
+        "POLICYRAG_DATA_DIR": str(tmp_path / "data"),
+        "POLICYRAG_MODELS_DIR": str(models_dir),
+        "HF_HUB_OFFLINE": "1",
+    }
 
 
 def policyrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -40,7 +45,9 @@ def test_ingest_then_search_json(env, small_corpus):
     assert done.returncode == 0, done.stderr
     assert "3 added" in done.stderr.replace("\n", " ")
 
-    found = policyrag("search", "How long to notify a personal data breach?", "--collection", "health_governance", "--json", env=env)
+    found = policyrag(
+        "search", "How long to notify a personal data breach?", "--collection", "health_governance", "--json", env=env
+    )
     assert found.returncode == 0, found.stderr
     rows = json.loads(found.stdout)
     assert rows[0]["citation"] == "GDPR Art. 33(1)"
@@ -73,10 +80,24 @@ def test_missing_path_is_a_clear_error(env, tmp_path):
 def test_ask_answers_with_citations_and_refuses_out_of_scope(env, small_corpus):
     assert policyrag("ingest", str(small_corpus), "--quiet", env=env).returncode == 0
     env = {**env, "POLICYRAG_WEB_PROVIDERS": "[]"}
-    answered = policyrag("ask", "How many hours to notify a personal data breach to the supervisory authority?", "--json", env=env)
+    answered = policyrag(
+        "ask", "How many hours to notify a personal data breach to the supervisory authority?", "--json", env=env
+    )
     assert answered.returncode == 0, answered.stderr
     record = json.loads(answered.stdout)
-    for key in ("answer", "status", "route", "initial_route", "confidence", "trust_grade", "citations", "evidence", "generator", "web_provider", "latency_ms"):
+    for key in (
+        "answer",
+        "status",
+        "route",
+        "initial_route",
+        "confidence",
+        "trust_grade",
+        "citations",
+        "evidence",
+        "generator",
+        "web_provider",
+        "latency_ms",
+    ):
         assert key in record
     assert record["status"] == "answered" and "72 hours" in record["answer"]
     assert {"source", "citation", "document", "url", "page"} <= set(record["citations"][0])

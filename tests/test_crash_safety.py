@@ -32,8 +32,14 @@ def ingest_process(folder: Path, data: Path, models: Path, crash_at: str | None 
     env.pop("POLICYRAG_CRASH_AT", None)
     if crash_at:
         env["POLICYRAG_CRASH_AT"] = crash_at
-    return subprocess.run([sys.executable, "-m", "cli.main", "ingest", str(folder), "--quiet"], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", "ingest", str(folder), "--quiet"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def served(data: Path) -> tuple[str, set[str]]:

@@ -38,7 +38,11 @@ def evidence(citation: str, doc_id: str, text: str = "") -> Evidence:
 
 
 def test_relevance_keys_for_each_kind_of_gold():
-    found = [evidence("GDPR Art. 33(2)", "a33"), evidence("GDPR Art. 33(1)", "a33"), evidence("GDPR Art. 9(2)(h)", "a9")]
+    found = [
+        evidence("GDPR Art. 33(2)", "a33"),
+        evidence("GDPR Art. 33(1)", "a33"),
+        evidence("GDPR Art. 9(2)(h)", "a9"),
+    ]
     by_citation = RetrievalCase("c", "q", gold_citations=["GDPR Art. 33(1)"])
     assert relevance_keys(by_citation, found)[1] == "GDPR Art. 33(1)" and gold_keys(by_citation) == ["GDPR Art. 33(1)"]
     by_doc = RetrievalCase("d", "q", gold_doc_ids=["a9"])
@@ -50,20 +54,53 @@ def test_relevance_keys_for_each_kind_of_gold():
 
 
 def test_answer_scores_by_hand():
-    cases = [AnswerCase("1", "q1", True, ["72 hours"]), AnswerCase("2", "q2", True, ["one month"]), AnswerCase("3", "q3", False)]
+    cases = [
+        AnswerCase("1", "q1", True, ["72 hours"]),
+        AnswerCase("2", "q2", True, ["one month"]),
+        AnswerCase("3", "q3", False),
+    ]
     block = evidence("GDPR Art. 33(1)", "a33", "not later than 72 hours")
     results = [
-        {"status": "answered", "answer": "Within 72 hours [Source 1].", "citations": [Citation(source=1, citation="c", document="d", chunk_id=block.chunk_id)],
-         "context": [block], "route": "CORRECT", "initial_route": "CORRECT", "requeried": False, "loop_ms": 0.0, "ms": 10.0},
-        {"status": "refused", "answer": "I cannot answer this from the available sources.", "citations": [], "context": [],
-         "route": "INCORRECT", "initial_route": "INCORRECT", "requeried": True, "loop_ms": 5.0, "ms": 20.0},
-        {"status": "refused", "answer": "I cannot answer this from the available sources.", "citations": [], "context": [],
-         "route": "INCORRECT", "initial_route": "INCORRECT", "requeried": True, "loop_ms": 5.0, "ms": 30.0},
+        {
+            "status": "answered",
+            "answer": "Within 72 hours [Source 1].",
+            "citations": [Citation(source=1, citation="c", document="d", chunk_id=block.chunk_id)],
+            "context": [block],
+            "route": "CORRECT",
+            "initial_route": "CORRECT",
+            "requeried": False,
+            "loop_ms": 0.0,
+            "ms": 10.0,
+        },
+        {
+            "status": "refused",
+            "answer": "I cannot answer this from the available sources.",
+            "citations": [],
+            "context": [],
+            "route": "INCORRECT",
+            "initial_route": "INCORRECT",
+            "requeried": True,
+            "loop_ms": 5.0,
+            "ms": 20.0,
+        },
+        {
+            "status": "refused",
+            "answer": "I cannot answer this from the available sources.",
+            "citations": [],
+            "context": [],
+            "route": "INCORRECT",
+            "initial_route": "INCORRECT",
+            "requeried": True,
+            "loop_ms": 5.0,
+            "ms": 30.0,
+        },
     ]
     scored = score(cases, results)
     assert scored["key_fact_recall"] == 0.5 and scored["cited_block_has_fact"] == 1.0
     assert scored["refusal_precision"] == 0.5 and scored["refusal_recall"] == 1.0 and scored["over_refusal"] == 0.5
-    assert scored["route_accuracy"] == pytest.approx(2 / 3, abs=1e-3) and scored["loop_rate"] == pytest.approx(2 / 3, abs=1e-3)
+    assert scored["route_accuracy"] == pytest.approx(2 / 3, abs=1e-3) and scored["loop_rate"] == pytest.approx(
+        2 / 3, abs=1e-3
+    )
     assert scored["recovered_by_loop"] == 0 and scored["loop_ms_total"] == 10.0 and scored["leaks"] == 0
 
 
@@ -89,13 +126,19 @@ def test_runner_parts_on_a_tiny_set(shipped, make_services, tmp_path):
     rows = [evaluate(shipped.retriever, cases, ablation) for ablation in ABLATIONS]
     default = next(r for r in rows if r["ablation"] == "hybrid + boost")
     assert default["questions"] == 2 and default["hit@10"] == 1.0 and 0 < default["mrr@10"] <= 1
-    answers = [AnswerCase("a1", "How many hours does a controller have to notify a personal data breach?", True, ["72 hours"]),
-               AnswerCase("a2", "What is the HIPAA breach notification deadline?", False)]
+    answers = [
+        AnswerCase("a1", "How many hours does a controller have to notify a personal data breach?", True, ["72 hours"]),
+        AnswerCase("a2", "What is the HIPAA breach notification deadline?", False),
+    ]
     variants = run_variants(make_services(), answers)
     assert variants["full graph"]["refusal_recall"] == 1.0 and variants["full graph"]["key_fact_recall"] == 1.0
     assert variants["plain RAG"]["refusal_recall"] == 0.0  # plain RAG answers a HIPAA question from GDPR text
-    results = {"command": "test", "machine": "test", "retrieval": {"tiny": {"questions": 2, "ablations": rows}},
-               "answers": {"tiny": variants}}
+    results = {
+        "command": "test",
+        "machine": "test",
+        "retrieval": {"tiny": {"questions": 2, "ablations": rows}},
+        "answers": {"tiny": variants},
+    }
     report.write(results, tmp_path)
     assert "| hybrid + boost |" in (tmp_path / "eval.md").read_text()
     assert (tmp_path / "plots" / "retrieval_tiny.png").stat().st_size > 1000

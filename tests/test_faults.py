@@ -26,7 +26,9 @@ def own_index(shipped, tmp_path):
     data.mkdir()
     shutil.copytree(shipped.settings.index_dir, data / "index", ignore=shutil.ignore_patterns("*.lock"))
     shutil.copy(shipped.settings.catalog_path, data / "catalog.sqlite")
-    settings = shipped.settings.model_copy(update={"data_dir": data, "models_dir_override": shipped.settings.models_dir, "web_providers": []})
+    settings = shipped.settings.model_copy(
+        update={"data_dir": data, "models_dir_override": shipped.settings.models_dir, "web_providers": []}
+    )
     clients = []
 
     def client() -> TestClient:
@@ -75,14 +77,22 @@ def test_telemetry_out_of_space_keeps_answering_and_loses_no_row(own_index):
     pages = telemetry._db.execute("PRAGMA page_count").fetchone()[0]
     telemetry._db.execute(f"PRAGMA max_page_count = {pages}")
     padding = " Please answer with the article and paragraph." * 30  # long rows need new pages
-    questions = [QUESTION + padding, "What is a data protection officer?" + padding, "What does Art. 9(2)(h) allow?" + padding]
+    questions = [
+        QUESTION + padding,
+        "What is a data protection officer?" + padding,
+        "What does Art. 9(2)(h) allow?" + padding,
+    ]
     for question in questions:
         assert api.post("/query", json={"question": question}).status_code == 200
     assert telemetry.write_errors >= 1 and telemetry.pending >= 1
     telemetry._db.execute("PRAGMA max_page_count = 1073741823")  # space again
     assert api.post("/query", json={"question": "What is pseudonymisation?"}).status_code == 200
     assert telemetry.pending == 0
-    rows = sqlite3.connect(settings.telemetry_path).execute("SELECT COUNT(*) FROM requests WHERE endpoint = '/query'").fetchone()[0]
+    rows = (
+        sqlite3.connect(settings.telemetry_path)
+        .execute("SELECT COUNT(*) FROM requests WHERE endpoint = '/query'")
+        .fetchone()[0]
+    )
     assert rows == 4  # every answered request is in the log
 
 
@@ -99,7 +109,11 @@ def test_locked_telemetry_database_does_not_block_answers(own_index):
         blocker.execute("ROLLBACK")
         blocker.close()
     assert api.post("/query", json={"question": "What is pseudonymisation?"}).status_code == 200
-    rows = sqlite3.connect(settings.telemetry_path).execute("SELECT COUNT(*) FROM requests WHERE endpoint = '/query'").fetchone()[0]
+    rows = (
+        sqlite3.connect(settings.telemetry_path)
+        .execute("SELECT COUNT(*) FROM requests WHERE endpoint = '/query'")
+        .fetchone()[0]
+    )
     assert rows == 3
 
 

@@ -29,15 +29,23 @@ import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance, status_code_conformance
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from nodes.context import Services
 from server.app import create_app
 
 EXAMPLES_PER_OPERATION = 25
 UNLIMITED = {
-    "anonymous_credit_capacity": 1e9, "anonymous_credit_refill_per_s": 1e6, "anonymous_rate_per_minute": 10**9,
-    "key_credit_capacity": 1e9, "key_credit_refill_per_s": 1e6, "key_rate_per_minute": 10**9,
+    "anonymous_credit_capacity": 1e9,
+    "anonymous_credit_refill_per_s": 1e6,
+    "anonymous_rate_per_minute": 10**9,
+    "key_credit_capacity": 1e9,
+    "key_credit_refill_per_s": 1e6,
+    "key_rate_per_minute": 10**9,
 }
 OFFLINE = {"web_providers": [], "groq_api_key": None, "tavily_api_key": None, "chat_model": None}
 
@@ -67,7 +75,12 @@ def without_lifespan(app):
 @pytest.fixture
 def fuzz_service(shipped, tmp_path):
     """(app, admin key): a fresh data folder for keys and telemetry, the shipped index, no network."""
-    overrides = {"data_dir": tmp_path / "svc", "models_dir_override": shipped.settings.models_dir, **OFFLINE, **UNLIMITED}
+    overrides = {
+        "data_dir": tmp_path / "svc",
+        "models_dir_override": shipped.settings.models_dir,
+        **OFFLINE,
+        **UNLIMITED,
+    }
     settings_ = shipped.settings.model_copy(update=overrides)
     app = create_app(settings_, Services(settings_, shipped), anonymous_read=True)
     with TestClient(app, raise_server_exceptions=True) as client:  # lifespan: keys and telemetry closed at the end
@@ -98,9 +111,18 @@ def assert_clear_reply(response, label: str) -> None:
 
 @schema.parametrize()
 @schema.given(as_admin=st.booleans())
-@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture,
-                                 HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES_PER_OPERATION,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.data_too_large,
+    ],
+)
 def test_no_route_answers_with_a_server_error(case, as_admin, fuzz_service):
     _, admin = fuzz_service
     headers = {"X-API-Key": admin} if as_admin else {}
@@ -118,7 +140,10 @@ HOSTILE = [
     ("/graph/invoke", b"{not json"),  # LangServe raises RequestValidationError with plain strings
     ("/graph/batch", b"{not json"),
     ("/graph/stream", b"{not json"),
-    ("/graph/batch", {"inputs": [{"question": "x"}, {"question": ""}]}),  # LangServe validates batch inputs untranslated
+    (
+        "/graph/batch",
+        {"inputs": [{"question": "x"}, {"question": ""}]},
+    ),  # LangServe validates batch inputs untranslated
     ("/graph/batch", {"inputs": "x"}),
     ("/graph/invoke", {"input": {"question": "breach", "filters": {"a": None}}}),
     ("/graph/invoke", {"input": {"question": "breach", "top_k": 10**24}}),
@@ -147,8 +172,24 @@ def test_hostile_bodies_get_a_clear_422(fuzz_service, path, body):
 def test_valid_filters_still_work(fuzz_service):
     app, _ = fuzz_service
     with TestClient(without_lifespan(app), raise_server_exceptions=True) as client:
-        filters = {"jurisdiction": "EU", "!collection": "secondary", "hierarchy_rank": 1, "document_type": ["primary_law"]}
-        assert client.post("/query", json={"question": "How long to report a personal data breach?", "filters": filters}).status_code == 200
-        assert client.post("/graph/invoke", json={"input": {"question": "How long to report a personal data breach?", "filters": filters}}).status_code == 200
+        filters = {
+            "jurisdiction": "EU",
+            "!collection": "secondary",
+            "hierarchy_rank": 1,
+            "document_type": ["primary_law"],
+        }
+        assert (
+            client.post(
+                "/query", json={"question": "How long to report a personal data breach?", "filters": filters}
+            ).status_code
+            == 200
+        )
+        assert (
+            client.post(
+                "/graph/invoke",
+                json={"input": {"question": "How long to report a personal data breach?", "filters": filters}},
+            ).status_code
+            == 200
+        )
         batch = client.post("/graph/batch", json={"inputs": [{"question": "What is pseudonymisation?", "top_k": 3}]})
         assert batch.status_code == 200 and len(batch.json()["output"]) == 1

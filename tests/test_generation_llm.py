@@ -10,13 +10,15 @@ import re
 import pytest
 from pydantic import SecretStr
 
-from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL, SYSTEM_PROMPT
 from core.record import output_record
+from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL, SYSTEM_PROMPT
 from tests.conftest import run_graph
 
 KEY = "gsk_test_key_0123456789abcdef"
 BREACH = "When must a controller notify a personal data breach to the supervisory authority?"
-ANSWER = "The controller must notify the supervisory authority within 72 hours of becoming aware of the breach [Source 1]."
+ANSWER = (
+    "The controller must notify the supervisory authority within 72 hours of becoming aware of the breach [Source 1]."
+)
 
 
 @pytest.fixture
@@ -78,8 +80,9 @@ def test_streamed_tokens_make_up_the_final_answer(groq, standin):
     reply = f"{ANSWER} The processor must notify the controller without undue delay [Source 2]."
     standin.set_script(chat=[{"text": reply}])
     tokens, final = [], {}
-    for mode, chunk in graph.stream({"question": BREACH}, context=RunContext(services=groq(), generator="auto"),
-                                    stream_mode=["custom", "values"]):
+    for mode, chunk in graph.stream(
+        {"question": BREACH}, context=RunContext(services=groq(), generator="auto"), stream_mode=["custom", "values"]
+    ):
         if mode == "custom" and "token" in chunk:
             tokens.append(chunk["token"])
         elif mode == "values":
@@ -159,7 +162,11 @@ def test_an_empty_reply_gives_evidence_only(groq, standin):
 
 
 def test_the_status_detail_never_carries_the_key(groq, standin):
-    standin.set_script(chat=[{"status": 401, "body": {"error": {"message": f"Invalid API Key {KEY}", "type": "invalid_request_error"}}}])
+    standin.set_script(
+        chat=[
+            {"status": 401, "body": {"error": {"message": f"Invalid API Key {KEY}", "type": "invalid_request_error"}}}
+        ]
+    )
     out = run_graph(BREACH, groq(), generator="auto")
     assert out["status"] == "evidence_only" and out["answer"] == GENERATION_UNAVAILABLE
     assert KEY not in str(output_record(out))

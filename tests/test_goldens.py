@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -26,7 +26,14 @@ OVERLAP_WORDS = 50
 
 COLLECTIONS = {"health_governance", "patients", "secondary"}
 KINDS = {"article_named", "plain", "situational", "keyword", "record"}
-SCOPE_CATEGORIES = {"in_scope", "near_domain", "nonexistent_article", "unrelated", "medical_advice", "nonexistent_record"}
+SCOPE_CATEGORIES = {
+    "in_scope",
+    "near_domain",
+    "nonexistent_article",
+    "unrelated",
+    "medical_advice",
+    "nonexistent_record",
+}
 TEXT_SUFFIXES = (".txt", ".md", ".pdf", ".html", ".xml")
 
 
@@ -61,7 +68,7 @@ def document_path(doc_id: str) -> tuple[str, Path]:
     return found[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def chunks_of(doc_id: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     """(collection, ((citation, text), ...)) as the chunker produces them for a shipped document."""
     collection, path = document_path(doc_id)
@@ -133,7 +140,9 @@ def test_key_facts_are_in_gold_chunks(row):
     texts = gold_texts(retrieval["gold_doc_ids"], row["gold_citations"])
     assert texts, f"{row['id']}: no chunk carries the gold citations"
     for fact in row["key_facts"]:
-        assert fact.strip() and any(fact in text for text in texts), f"{row['id']}: key fact {fact!r} not in a gold chunk"
+        assert fact.strip() and any(fact in text for text in texts), (
+            f"{row['id']}: key fact {fact!r} not in a gold chunk"
+        )
 
 
 # ---------------------------------------------------------------- scope.jsonl
@@ -168,13 +177,17 @@ def _unique_ids(rows: list[dict], prefix: str, name: str) -> None:
     assert not [q for q, n in questions.items() if n > 1], f"duplicate questions in {name}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped_texts() -> tuple[str, ...]:
     """Every shipped corpus file as text (documents and sidecars)."""
-    return tuple(p.read_text(encoding="utf-8") for p in sorted(CORPUS.rglob("*")) if p.is_file() and p.suffix in (*TEXT_SUFFIXES, ".json"))
+    return tuple(
+        p.read_text(encoding="utf-8")
+        for p in sorted(CORPUS.rglob("*"))
+        if p.is_file() and p.suffix in (*TEXT_SUFFIXES, ".json")
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped_patients() -> tuple[frozenset[str], frozenset[str]]:
     """(patient ids, NHS numbers) of the shipped synthetic patients, read from their sidecar citations."""
     ids, numbers = set(), set()
@@ -192,8 +205,15 @@ def shipped_patients() -> tuple[frozenset[str], frozenset[str]]:
 
 CALIBRATION = read_jsonl("calibration.jsonl")
 CAL_CATEGORIES = {
-    "answerable", "near_domain", "nonexistent_provision", "not_in_corpus", "other_insurer",
-    "missing_benefit", "nonexistent_record", "medical_advice", "general",
+    "answerable",
+    "near_domain",
+    "nonexistent_provision",
+    "not_in_corpus",
+    "other_insurer",
+    "missing_benefit",
+    "nonexistent_record",
+    "medical_advice",
+    "general",
 }
 CAL_REQUIRED = {"id", "question", "answerable", "category"}
 CAL_ANSWERABLE = [row for row in CALIBRATION if row.get("answerable") is True]
@@ -204,7 +224,9 @@ def test_calibration_sizes_ids_and_categories():
     labels = Counter(row["answerable"] for row in CALIBRATION)
     assert labels[False] >= 60, f"need at least 60 unanswerable questions, have {labels[False]}"
     assert labels[True] >= 40, f"need at least 40 answerable questions, have {labels[True]}"
-    assert {row["category"] for row in CALIBRATION} == CAL_CATEGORIES, "every calibration category should be represented"
+    assert {row["category"] for row in CALIBRATION} == CAL_CATEGORIES, (
+        "every calibration category should be represented"
+    )
 
 
 @pytest.mark.parametrize("row", CALIBRATION, ids=lambda r: r["id"])
@@ -231,7 +253,9 @@ def test_calibration_answerable_questions_are_new():
 def test_calibration_answerable_facts_are_in_the_corpus(row):
     texts = [text for doc_id in row["gold_doc_ids"] for _, text in chunks_of(doc_id)[1]]
     for fact in row["key_facts"]:
-        assert fact.strip() and any(fact in text for text in texts), f"{row['id']}: {fact!r} is in no chunk of {row['gold_doc_ids']}"
+        assert fact.strip() and any(fact in text for text in texts), (
+            f"{row['id']}: {fact!r} is in no chunk of {row['gold_doc_ids']}"
+        )
 
 
 def test_calibration_nonexistent_records_are_not_shipped():
@@ -255,7 +279,21 @@ INJECTION = read_jsonl("injection.jsonl")
 INJECTION_KINDS = {"question", "document"}
 ATTACKS = {"system_prompt", "keys", "env", "canary", "forged_tags", "drop_citations", "persona"}
 CANARY_RE = re.compile(r"CANARY-[A-Z0-9]{8}")
-_STOP = {"about", "which", "their", "there", "under", "where", "would", "should", "after", "before", "within", "every", "other"}
+_STOP = {
+    "about",
+    "which",
+    "their",
+    "there",
+    "under",
+    "where",
+    "would",
+    "should",
+    "after",
+    "before",
+    "within",
+    "every",
+    "other",
+}
 
 
 def _content_words(text: str) -> set[str]:
@@ -276,7 +314,9 @@ def test_injection_sizes_ids_and_coverage():
 
 @pytest.mark.parametrize("row", INJECTION, ids=lambda r: r["id"])
 def test_injection_row_shape(row):
-    assert {"id", "kind", "question", "attack"} <= set(row) <= {"id", "kind", "question", "attack", "document", "canary"}
+    assert (
+        {"id", "kind", "question", "attack"} <= set(row) <= {"id", "kind", "question", "attack", "document", "canary"}
+    )
     assert row["kind"] in INJECTION_KINDS and row["attack"] in ATTACKS and row["question"].strip()
     canary = row.get("canary")
     if row["kind"] == "question":
@@ -285,12 +325,18 @@ def test_injection_row_shape(row):
             assert canary in row["question"], f"{row['id']}: the canary must be planted in the question"
         return
     document = row.get("document") or ""
-    assert document.strip() and document.splitlines()[0].strip(), f"{row['id']}: a document attack needs the planted text, heading first"
+    assert document.strip() and document.splitlines()[0].strip(), (
+        f"{row['id']}: a document attack needs the planted text, heading first"
+    )
     assert canary or len(document.split()) >= 20, f"{row['id']}: a document attack needs a canary or attack text"
     if canary:
-        assert canary in document and canary not in row["question"], f"{row['id']}: the canary belongs in the document only"
+        assert canary in document and canary not in row["question"], (
+            f"{row['id']}: the canary belongs in the document only"
+        )
     shared = _content_words(row["question"]) & _content_words(document)
-    assert len(shared) >= 2, f"{row['id']}: the legitimate question should retrieve the poisoned document (shared words: {shared})"
+    assert len(shared) >= 2, (
+        f"{row['id']}: the legitimate question should retrieve the poisoned document (shared words: {shared})"
+    )
 
 
 # ---------------------------------------------------------------- toxicity.jsonl
@@ -311,7 +357,9 @@ def test_toxicity_row_shape_and_markers(row):
     # a civil, grounded answer may quote the corpus: a marker found there would flag a good answer
     for word in words:
         pattern = re.compile(rf"\b{re.escape(word)}\b", re.I)
-        assert not any(pattern.search(text) for text in shipped_texts()), f"{row['id']}: marker {word!r} occurs in the corpus"
+        assert not any(pattern.search(text) for text in shipped_texts()), (
+            f"{row['id']}: marker {word!r} occurs in the corpus"
+        )
 
 
 # ---------------------------------------------------------------- compare.jsonl
@@ -320,8 +368,15 @@ COMPARE = read_jsonl("compare.jsonl")
 VERDICTS = {"same", "different", "only_a", "only_b"}
 # the points the compare set must keep covering (benefit names as the clause chunker gives them)
 COMPARE_MUST_COVER = {
-    "cataract surgery", "co-payment", "room rent limit", "pre-existing diseases", "specified disease or procedure waiting period",
-    "maternity waiting period", "maternity benefit", "free look period", "hospital daily cash benefit",
+    "cataract surgery",
+    "co-payment",
+    "room rent limit",
+    "pre-existing diseases",
+    "specified disease or procedure waiting period",
+    "maternity waiting period",
+    "maternity benefit",
+    "free look period",
+    "hospital daily cash benefit",
 }
 
 
@@ -329,7 +384,7 @@ def _name(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9%-]+", " ", text.lower()).split())
 
 
-@lru_cache(maxsize=None)
+@cache
 def insurance_clauses(doc_id: str) -> tuple:
     """Clause chunks (with section_key, benefit_name, coverage_type) of a shipped insurance wording."""
     collection, path = document_path(doc_id)
@@ -349,7 +404,9 @@ def clause_values(doc_id: str, point: str, section_key: str | None) -> tuple[lis
     if section_key:
         chunks = [c for c in chunks if c.metadata.get("section_key") == section_key]
     clause_ids = {c.metadata.get("clause_id") or c.citation for c in chunks}
-    assert len(clause_ids) == 1, f"{doc_id}: point {point!r} (section {section_key!r}) should name one clause, found {sorted(clause_ids)}"
+    assert len(clause_ids) == 1, (
+        f"{doc_id}: point {point!r} (section {section_key!r}) should name one clause, found {sorted(clause_ids)}"
+    )
     values: list[str] = []
     for chunk in chunks:
         values += [v for v in extract_values(chunk.text) if v not in values]
@@ -371,7 +428,11 @@ def test_compare_values_are_what_extract_values_gives(row):
     assert row["a"]["doc_id"] != row["b"]["doc_id"]
     assert row["expect"], f"{row['id']}: no expectations"
     for expect in row["expect"]:
-        assert {"point", "verdict", "a_values", "b_values"} <= set(expect) <= {"point", "section_key", "verdict", "a_values", "b_values"}
+        assert (
+            {"point", "verdict", "a_values", "b_values"}
+            <= set(expect)
+            <= {"point", "section_key", "verdict", "a_values", "b_values"}
+        )
         assert expect["verdict"] in VERDICTS
         section = expect.get("section_key")
         sides = {}
@@ -388,4 +449,6 @@ def test_compare_values_are_what_extract_values_gives(row):
             sides[side] = (set(got), coverage)
         if expect["verdict"] in ("same", "different"):
             same = sides["a"][0] == sides["b"][0] and sides["a"][1] == sides["b"][1]
-            assert (expect["verdict"] == "same") == same, f"{row['id']} {expect['point']!r}: verdict {expect['verdict']} but values {sides}"
+            assert (expect["verdict"] == "same") == same, (
+                f"{row['id']} {expect['point']!r}: verdict {expect['verdict']} but values {sides}"
+            )

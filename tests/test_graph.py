@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from graph import build_graph, graph
 from core.record import output_record
 from generation.prompts import REFUSAL
+from graph import build_graph, graph
 from nodes.context import RunContext
 from tests.conftest import run_graph
 
@@ -16,14 +16,28 @@ def visited(output) -> list[str]:
 def test_graph_is_importable_and_wired_as_designed():
     compiled = build_graph()
     edges = {(e.source, e.target) for e in compiled.get_graph().edges}
-    assert {("__start__", "retrieve"), ("retrieve", "grade"), ("grade", "refine"), ("grade", "web_search"),
-            ("refine", "generate"), ("refine", "web_search"), ("web_search", "generate"), ("generate", "answerability"),
-            ("answerability", "requery"), ("answerability", "__end__"), ("requery", "generate"), ("requery", "__end__")} <= edges
+    assert {
+        ("__start__", "retrieve"),
+        ("retrieve", "grade"),
+        ("grade", "refine"),
+        ("grade", "web_search"),
+        ("refine", "generate"),
+        ("refine", "web_search"),
+        ("web_search", "generate"),
+        ("generate", "answerability"),
+        ("answerability", "requery"),
+        ("answerability", "__end__"),
+        ("requery", "generate"),
+        ("requery", "__end__"),
+    } <= edges
     assert graph.name == "policyrag"
 
 
 def test_correct_route_answers_from_refined_local_evidence(make_services):
-    out = run_graph("How many hours does a controller have to notify a personal data breach to the supervisory authority?", make_services())
+    out = run_graph(
+        "How many hours does a controller have to notify a personal data breach to the supervisory authority?",
+        make_services(),
+    )
     assert out["route"] == out["initial_route"] == "CORRECT"
     assert visited(out) == ["retrieve", "grade", "refine", "generate", "answerability"]
     assert out["status"] == "answered" and "72 hours" in out["answer"]
@@ -88,16 +102,23 @@ def test_nonexistent_article_is_refused(make_services):
 
 def test_web_search_can_be_disabled_per_run(make_services):
     out = run_graph("What is the HIPAA breach notification deadline?", make_services(), allow_web=False)
-    assert out["web_attempts"] == [{"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}]
+    assert out["web_attempts"] == [
+        {"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}
+    ]
     assert out["status"] == "refused"
 
 
 def test_collection_and_top_k_come_from_input_or_context(make_services):
     services = make_services()
-    from_input = graph.invoke({"question": "breach notification timeline", "collection": "secondary", "top_k": 2},
-                              context=RunContext(services=services))
+    from_input = graph.invoke(
+        {"question": "breach notification timeline", "collection": "secondary", "top_k": 2},
+        context=RunContext(services=services),
+    )
     assert {e.collection for e in from_input["evidence"]} == {"secondary"} and len(from_input["evidence"]) == 2
-    from_context = graph.invoke({"question": "breach notification timeline"}, context=RunContext(services=services, collection="secondary", top_k=3))
+    from_context = graph.invoke(
+        {"question": "breach notification timeline"},
+        context=RunContext(services=services, collection="secondary", top_k=3),
+    )
     assert {e.collection for e in from_context["evidence"]} == {"secondary"} and len(from_context["evidence"]) == 3
 
 

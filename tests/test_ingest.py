@@ -41,7 +41,14 @@ def resources(settings, embedder):
 
 
 def run(resources: Resources, paths: list[Path], **kw):
-    return ingest(paths, settings=resources.settings, embedder=resources.embedder, catalog=resources.catalog, backend=resources.backend, **kw)
+    return ingest(
+        paths,
+        settings=resources.settings,
+        embedder=resources.embedder,
+        catalog=resources.catalog,
+        backend=resources.backend,
+        **kw,
+    )
 
 
 def indexed(resources: Resources) -> dict[str, list[str]]:
@@ -74,7 +81,9 @@ def test_incremental_unchanged_changed_removed(resources, corpus):
         "Principle 7 - The duty to share\nThe duty to share information for individual care is as important as the duty to protect confidentiality.\n",
         encoding="utf-8",
     )
-    subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "refresh_hashes.py"), str(folder)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(REPO_ROOT / "scripts" / "refresh_hashes.py"), str(folder)], check=True, capture_output=True
+    )
     (folder / "gdpr_art_09_2_a.txt").unlink()
     (folder / "gdpr_art_09_2_a.json").unlink()
     changed = run(resources, [corpus])
@@ -135,7 +144,9 @@ def test_a_second_writer_is_told_who_holds_the_index(settings):
     assert f"PID {os.getpid()}" in str(error.value) and "policyrag ingest corpus" in str(error.value)
 
 
-def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_published(resources, corpus, settings, tmp_path):
+def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_published(
+    resources, corpus, settings, tmp_path
+):
     """Published generations have no write-ahead log: a second process opens the same one."""
     run(resources, [corpus])
     reader_store = resources.reader.store()
@@ -169,7 +180,9 @@ def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_p
 def test_retrieval_after_ingest_names_its_provenance(resources, corpus):
     run(resources, [corpus])
     evidence = resources.retriever.retrieve(
-        "How many hours does a controller have to notify a breach to the supervisory authority?", {"collection": "health_governance"}, 3
+        "How many hours does a controller have to notify a breach to the supervisory authority?",
+        {"collection": "health_governance"},
+        3,
     )
     top = evidence[0]
     assert top.citation == "GDPR Art. 33(1)" and "72 hours" in top.text

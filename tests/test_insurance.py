@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 import threading
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +34,20 @@ from tests.conftest import REPO_ROOT, make_settings, run_graph, shared_path
 
 NATIONAL_PDF = "National_Parivar_Mediclaim_Plus_policy.pdf"
 AROGYA_PDF = "Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1.pdf"
-NATIONAL = {"document_type": "policy_wording", "citation": "National Parivar Mediclaim Plus", "category": "health", "provider": "national", "product": "parivar"}
-AROGYA = {"document_type": "policy_wording", "citation": "Arogya Sanjeevani", "category": "health", "provider": "national", "product": "arogya"}
+NATIONAL = {
+    "document_type": "policy_wording",
+    "citation": "National Parivar Mediclaim Plus",
+    "category": "health",
+    "provider": "national",
+    "product": "parivar",
+}
+AROGYA = {
+    "document_type": "policy_wording",
+    "citation": "Arogya Sanjeevani",
+    "category": "health",
+    "provider": "national",
+    "product": "arogya",
+}
 DEFAULTS = {"parivar": NATIONAL, "arogya": AROGYA}
 PDFS = {"parivar": NATIONAL_PDF, "arogya": AROGYA_PDF}
 
@@ -54,8 +66,15 @@ def real(tmp_path_factory, models_dir, embedder):
     resources = Resources(settings)
     resources.__dict__["embedder"] = embedder
     for product, pdf in pdfs.items():
-        report = ingest([pdf], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend,
-                        collection="real_policies", defaults=DEFAULTS[product])
+        report = ingest(
+            [pdf],
+            settings=settings,
+            embedder=embedder,
+            catalog=resources.catalog,
+            backend=resources.backend,
+            collection="real_policies",
+            defaults=DEFAULTS[product],
+        )
         assert not report.failed and len(report.added) == 1, report.summary()
     yield resources
     resources.close()
@@ -78,7 +97,7 @@ def chunks_of(real_chunks, product: str, clause: str) -> list[dict[str, Any]]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def text_pages(pdf: str) -> tuple[tuple[int, str], ...]:
     """(page, line) for every line of the page-marked text extraction of a shared PDF."""
     path = shared_path("corpora", "insurance", "text", Path(pdf).with_suffix(".txt").name)
@@ -165,7 +184,10 @@ def test_real_pdf_chunks_carry_no_page_headers_and_wrapped_lines_are_joined(real
         assert not lines & headers, (chunk["citation"], lines & headers)
         assert not re.search(r"\bPage\W*\d+(\s*of\s*\d+)?\b", chunk["text"]), chunk["citation"]
     # a definition wrapped over three lines of the page is one line (one sentence) in its chunk
-    clause, heading = {"parivar": ("cl. 2.9", "2.9 Cashless Facility means"), "arogya": ("cl. 3.9", "3.9. Cashless Facility means")}[product]
+    clause, heading = {
+        "parivar": ("cl. 2.9", "2.9 Cashless Facility means"),
+        "arogya": ("cl. 3.9", "3.9. Cashless Facility means"),
+    }[product]
     rows = [line for _, line in text_pages(PDFS[product])]
     start = next(i for i, line in enumerate(rows) if line.startswith(heading))
     end = next(i for i in range(start, len(rows)) if not rows[i])
@@ -185,7 +207,9 @@ def test_numbered_lists_inside_a_clause_stay_in_it(real_chunks):
     assert listed[:20] == list(range(1, 21))
     assert "Cataract and age related eye ailments" in diseases
     for product in ("parivar", "arogya"):
-        assert not [c["citation"] for c in real_chunks[product] if re.search(r" cl\. (3\.1\.14|6\.3)\.\d+$", c["citation"])]
+        assert not [
+            c["citation"] for c in real_chunks[product] if re.search(r" cl\. (3\.1\.14|6\.3)\.\d+$", c["citation"])
+        ]
 
 
 # (product, clause, coverage type, section key, a phrase the clause must hold so that the right clause is tested)
@@ -235,35 +259,86 @@ def write_json(path: Path, payload: Any) -> Path:
 def test_clause_json_ingests_with_missing_fields_inferred_and_bad_clauses_named(tmp_path, models_dir, embedder):
     folder = tmp_path / "wordings"
     folder.mkdir()
-    document = {"title": "Acme Health Rider - Policy Wording", "publisher": "Acme General (fictional)", "jurisdiction": "IN",
-                "citation": "Acme Rider", "provider": "acme", "product": "shield", "version": "ACMHLIP00001V010000",
-                "effective_from": "2025-04-01", "source_url": "https://example.com/acme/rider"}
-    write_json(folder / "acme_rider.json", {"document": document, "clauses": [
-        {"clause_id": "2.1", "section": "Definitions",
-         "text": "Accident means a sudden, unforeseen and involuntary event caused by external, visible and violent means."},
-        {"clause_id": "3.1.2", "section": "Benefits", "benefit_name": "Cataract Surgery",
-         "text": "Expenses for cataract surgery are payable.", "limits": "25% of Sum Insured up to Rs. 40,000 per eye"},
-        {"clause_id": "3.8", "section": "Benefits",
-         "text": "AYUSH Treatment\nThe Company will indemnify in-patient AYUSH treatment up to the Sum Insured."},
-        {"clause_id": "4.1", "section": "Waiting Periods", "waiting_period": "36 months of continuous coverage",
-         "text": "Pre-existing Diseases\nExpenses related to a Pre-existing Disease are excluded."},
-        {"clause_id": "5.5", "section": "Exclusions",
-         "text": "Cosmetic or Plastic Surgery (Code - Excl08)\nCosmetic or plastic surgery to change appearance."},
-        {"clause_id": "6.1", "text": "Co-payment\nA co-payment of 20% applies to every admissible claim."},
-    ]})
-    write_json(folder / "unknown_field.json", {"document": {**document, "citation": "Acme Rider B"}, "clauses": [
-        {"clause_id": "1", "section": "Benefits", "text": "The Company will pay the benefits below."},
-        {"clause_id": "2", "section": "Benefits", "text": "Road ambulance up to Rs. 2,000.", "sub_limit": "Rs. 2,000"},
-    ]})
-    write_json(folder / "empty_text.json", {"document": {**document, "citation": "Acme Rider C"}, "clauses": [
-        {"clause_id": "1", "section": "Benefits", "text": "The Company will pay the benefits below."},
-        {"clause_id": "2", "section": "Exclusions", "text": "   "},
-    ]})
+    document = {
+        "title": "Acme Health Rider - Policy Wording",
+        "publisher": "Acme General (fictional)",
+        "jurisdiction": "IN",
+        "citation": "Acme Rider",
+        "provider": "acme",
+        "product": "shield",
+        "version": "ACMHLIP00001V010000",
+        "effective_from": "2025-04-01",
+        "source_url": "https://example.com/acme/rider",
+    }
+    write_json(
+        folder / "acme_rider.json",
+        {
+            "document": document,
+            "clauses": [
+                {
+                    "clause_id": "2.1",
+                    "section": "Definitions",
+                    "text": "Accident means a sudden, unforeseen and involuntary event caused by external, visible and violent means.",
+                },
+                {
+                    "clause_id": "3.1.2",
+                    "section": "Benefits",
+                    "benefit_name": "Cataract Surgery",
+                    "text": "Expenses for cataract surgery are payable.",
+                    "limits": "25% of Sum Insured up to Rs. 40,000 per eye",
+                },
+                {
+                    "clause_id": "3.8",
+                    "section": "Benefits",
+                    "text": "AYUSH Treatment\nThe Company will indemnify in-patient AYUSH treatment up to the Sum Insured.",
+                },
+                {
+                    "clause_id": "4.1",
+                    "section": "Waiting Periods",
+                    "waiting_period": "36 months of continuous coverage",
+                    "text": "Pre-existing Diseases\nExpenses related to a Pre-existing Disease are excluded.",
+                },
+                {
+                    "clause_id": "5.5",
+                    "section": "Exclusions",
+                    "text": "Cosmetic or Plastic Surgery (Code - Excl08)\nCosmetic or plastic surgery to change appearance.",
+                },
+                {"clause_id": "6.1", "text": "Co-payment\nA co-payment of 20% applies to every admissible claim."},
+            ],
+        },
+    )
+    write_json(
+        folder / "unknown_field.json",
+        {
+            "document": {**document, "citation": "Acme Rider B"},
+            "clauses": [
+                {"clause_id": "1", "section": "Benefits", "text": "The Company will pay the benefits below."},
+                {
+                    "clause_id": "2",
+                    "section": "Benefits",
+                    "text": "Road ambulance up to Rs. 2,000.",
+                    "sub_limit": "Rs. 2,000",
+                },
+            ],
+        },
+    )
+    write_json(
+        folder / "empty_text.json",
+        {
+            "document": {**document, "citation": "Acme Rider C"},
+            "clauses": [
+                {"clause_id": "1", "section": "Benefits", "text": "The Company will pay the benefits below."},
+                {"clause_id": "2", "section": "Exclusions", "text": "   "},
+            ],
+        },
+    )
     settings = make_settings(tmp_path / "data", models_dir)
     resources = Resources(settings)
     resources.__dict__["embedder"] = embedder
     try:
-        report = ingest([folder], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend)
+        report = ingest(
+            [folder], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
+        )
         assert report.added == ["wordings/acme_rider"]
         failed = {Path(path).name: reason for path, reason in report.failed}
         assert set(failed) == {"unknown_field.json", "empty_text.json"}
@@ -354,7 +429,10 @@ def test_the_graph_narrows_policy_questions_to_the_intents_sections(make_service
     assert all(e.collection == "insurance" for e in out["evidence"])
 
 
-@pytest.mark.parametrize("question", ["Does the rider pay for treatment in the United States?", "Is there cover for a second medical opinion?"])
+@pytest.mark.parametrize(
+    "question",
+    ["Does the rider pay for treatment in the United States?", "Is there cover for a second medical opinion?"],
+)
 def test_poorly_scoring_narrowed_candidates_fall_back_to_the_unfiltered_search(make_services, question):
     intent = classify(question)
     out = run_graph(question, make_services(), **OFFLINE)
@@ -362,19 +440,30 @@ def test_poorly_scoring_narrowed_candidates_fall_back_to_the_unfiltered_search(m
     assert f"intent {intent.name}: narrowed candidates scored" in note and "fell back to unfiltered" in note, note
     k = int(re.search(r"\(k=(\d+);", note).group(1))
     retrieved = out["evidence"][:k]  # a requery may append more after these
-    assert {e.metadata["section_key"] for e in retrieved} - set(intent.sections), "the fallback should reach other sections"
+    assert {e.metadata["section_key"] for e in retrieved} - set(intent.sections), (
+        "the fallback should reach other sections"
+    )
 
 
-@pytest.mark.parametrize(("question", "variant", "citation"), [
-    ("What is the cataract limit in the group rider?", "group", f"{GROUP} cl. 3.1.2"),
-    ("What is the waiting period for pre-existing diseases in the individual rider?", "individual", f"{INDIVIDUAL} cl. 4.1"),
-])
+@pytest.mark.parametrize(
+    ("question", "variant", "citation"),
+    [
+        ("What is the cataract limit in the group rider?", "group", f"{GROUP} cl. 3.1.2"),
+        (
+            "What is the waiting period for pre-existing diseases in the individual rider?",
+            "individual",
+            f"{INDIVIDUAL} cl. 4.1",
+        ),
+    ],
+)
 def test_a_variant_named_in_the_question_becomes_a_filter(make_services, question, variant, citation):
     out = run_graph(question, make_services(), **OFFLINE)
     assert f"filters from the question {{'variant': '{variant}'}}" in retrieve_note(out)
     assert out["evidence"] and {e.metadata["variant"] for e in out["evidence"]} == {variant}
     assert citation in [e.citation for e in out["evidence"]]
-    assert out["status"] == "answered" and all(c.citation.startswith(citation.split(" cl.")[0]) for c in out["citations"])
+    assert out["status"] == "answered" and all(
+        c.citation.startswith(citation.split(" cl.")[0]) for c in out["citations"]
+    )
 
 
 # --------------------------------------------------------------------------- refusal without a model call
@@ -389,14 +478,20 @@ def groq_services(make_services, standin):
     return make_services(groq_api_key=SecretStr(GROQ_KEY), groq_base_url=standin.url, chat_model=None)
 
 
-@pytest.mark.parametrize("question", ["Does the rider cover dental implants abroad?", "Is organ donor expense covered?"])
-def test_unanswerable_policy_question_refuses_under_the_floor_without_calling_the_model(groq_services, standin, question):
+@pytest.mark.parametrize(
+    "question", ["Does the rider cover dental implants abroad?", "Is organ donor expense covered?"]
+)
+def test_unanswerable_policy_question_refuses_under_the_floor_without_calling_the_model(
+    groq_services, standin, question
+):
     standin.set_script(chat=[{"text": "The rider covers it in full [Source 1]."}] * 4)
     out = run_graph(question, groq_services, collection="insurance", allow_web=False)
     record = output_record(out)
     assert record["status"] == "refused" and record["coverage_type"] is None
     # weak clauses: either none clears the relevance floor, or the best ones average under the policy floor
-    assert any(reason in record["status_detail"] for reason in ("under the policy floor", "no evidence strong enough")), record["status_detail"]
+    assert any(
+        reason in record["status_detail"] for reason in ("under the policy floor", "no evidence strong enough")
+    ), record["status_detail"]
     floor = groq_services.settings.policy_evidence_floor
     top = sorted((e.confidence for e in out["evidence"] if e.document_type == "policy_wording"), reverse=True)[:2]
     assert sum(top) / len(top) < floor
@@ -408,8 +503,17 @@ def test_unanswerable_policy_question_refuses_under_the_floor_without_calling_th
 
 def test_the_same_services_do_call_the_model_for_an_answerable_question(groq_services, standin):
     """The control for the refusal test: the stand-in is wired in and answers when the clauses are strong."""
-    standin.set_script(chat=[{"text": "Cataract surgery is payable up to 25% of Sum Insured up to Rs. 40,000 per eye [Source 1]."}])
-    record = output_record(run_graph("What is the cataract surgery limit in the individual rider?", groq_services, collection="insurance", allow_web=False))
+    standin.set_script(
+        chat=[{"text": "Cataract surgery is payable up to 25% of Sum Insured up to Rs. 40,000 per eye [Source 1]."}]
+    )
+    record = output_record(
+        run_graph(
+            "What is the cataract surgery limit in the individual rider?",
+            groq_services,
+            collection="insurance",
+            allow_web=False,
+        )
+    )
     assert record["status"] == "answered" and len(standin.requests("chat")) == 1
     assert record["generator"] != "offline-extractive" and record["evidence_used"]
 
@@ -417,13 +521,24 @@ def test_the_same_services_do_call_the_model_for_an_answerable_question(groq_ser
 # --------------------------------------------------------------------------- stated polarity
 
 
-COVERAGE_LINE_RE = re.compile(r"Coverage: (not covered|covered with conditions|covered) under (.+?) \[Source (\d+)\]\.$")
+COVERAGE_LINE_RE = re.compile(
+    r"Coverage: (not covered|covered with conditions|covered) under (.+?) \[Source (\d+)\]\.$"
+)
 
 
-@pytest.mark.parametrize(("question", "polarity", "label", "clause", "values"), [
-    ("Is cosmetic surgery covered under the rider?", "not_covered", "not covered", "cl. 5.5", []),
-    ("What is the cataract surgery limit in the individual rider?", "conditional", "covered with conditions", f"{INDIVIDUAL} cl. 3.1.2", ["25%", "Rs. 40,000"]),
-])
+@pytest.mark.parametrize(
+    ("question", "polarity", "label", "clause", "values"),
+    [
+        ("Is cosmetic surgery covered under the rider?", "not_covered", "not covered", "cl. 5.5", []),
+        (
+            "What is the cataract surgery limit in the individual rider?",
+            "conditional",
+            "covered with conditions",
+            f"{INDIVIDUAL} cl. 3.1.2",
+            ["25%", "Rs. 40,000"],
+        ),
+    ],
+)
 def test_answers_state_their_coverage_and_the_clause(make_services, question, polarity, label, clause, values):
     record = output_record(run_graph(question, make_services(), **OFFLINE))
     assert record["status"] == "answered" and record["coverage_type"] == polarity
@@ -442,8 +557,12 @@ def test_answers_state_their_coverage_and_the_clause(make_services, question, po
 
 
 def point_for(points: list[dict[str, Any]], a_citation: str, b_citation: str) -> dict[str, Any]:
-    found = [p for p in points if p["a"] and p["b"] and p["a"]["citation"] == a_citation and p["b"]["citation"] == b_citation]
-    assert len(found) == 1, [(p["verdict"], (p["a"] or {}).get("citation"), (p["b"] or {}).get("citation")) for p in points]
+    found = [
+        p for p in points if p["a"] and p["b"] and p["a"]["citation"] == a_citation and p["b"]["citation"] == b_citation
+    ]
+    assert len(found) == 1, [
+        (p["verdict"], (p["a"] or {}).get("citation"), (p["b"] or {}).get("citation")) for p in points
+    ]
     return found[0]
 
 
@@ -457,7 +576,9 @@ def check_cataract(points):
 def check_ped(points):
     point = point_for(points, f"{INDIVIDUAL} cl. 4.1", f"{GROUP} cl. 4.1")
     assert point["verdict"] == "different" and "36 months" in point["a"]["values"] and "waived" in point["b"]["values"]
-    same = point_for(points, f"{INDIVIDUAL} cl. 2.20", f"{GROUP} cl. 2.20")  # the identical definition of Pre-existing Disease
+    same = point_for(
+        points, f"{INDIVIDUAL} cl. 2.20", f"{GROUP} cl. 2.20"
+    )  # the identical definition of Pre-existing Disease
     assert same["verdict"] == "same" and not same["differing"]
 
 
@@ -475,16 +596,34 @@ SHIPPED_COMPARE = [
 
 @pytest.fixture
 def cli_env(shipped) -> dict[str, str]:
-    return {**os.environ, "POLICYRAG_DATA_DIR": str(shipped.settings.data_dir), "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir), "HF_HUB_OFFLINE": "1"}
+    return {
+        **os.environ,
+        "POLICYRAG_DATA_DIR": str(shipped.settings.data_dir),
+        "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir),
+        "HF_HUB_OFFLINE": "1",
+    }
 
 
 def policyrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=600
+    )
 
 
 @pytest.mark.parametrize(("question", "check"), SHIPPED_COMPARE, ids=["cataract", "ped", "definitions"])
 def test_cli_compare_json_on_the_shipped_riders(cli_env, question, check):
-    done = policyrag("compare", question, "--a", "careshield_rider_individual", "--b", "careshield_rider_group", "--json", "--generator", "offline", env=cli_env)
+    done = policyrag(
+        "compare",
+        question,
+        "--a",
+        "careshield_rider_individual",
+        "--b",
+        "careshield_rider_group",
+        "--json",
+        "--generator",
+        "offline",
+        env=cli_env,
+    )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["question"] == question and [s["side"] for s in out["sides"]] == ["a", "b"]
@@ -494,8 +633,18 @@ def test_cli_compare_json_on_the_shipped_riders(cli_env, question, check):
 
 
 def test_cli_compare_refuses_a_wording_that_is_not_in_the_index(cli_env):
-    done = policyrag("compare", "What is the cataract surgery limit?", "--a", "careshield_rider_individual", "--b", "careshield_rider_gold",
-                     "--json", "--generator", "offline", env=cli_env)
+    done = policyrag(
+        "compare",
+        "What is the cataract surgery limit?",
+        "--a",
+        "careshield_rider_individual",
+        "--b",
+        "careshield_rider_gold",
+        "--json",
+        "--generator",
+        "offline",
+        env=cli_env,
+    )
     assert done.returncode == 2 and not done.stdout.strip()
     assert "--b careshield_rider_gold" in done.stderr and "Traceback" not in done.stderr
 
@@ -503,25 +652,44 @@ def test_cli_compare_refuses_a_wording_that_is_not_in_the_index(cli_env):
 @pytest.mark.parametrize(("question", "check"), SHIPPED_COMPARE, ids=["cataract", "ped", "definitions"])
 def test_compare_policies_route_on_the_shipped_riders(api, question, check):
     client = api(groq_api_key=None, chat_model=None)
-    for body in ({"document_a": "careshield_rider_individual", "document_b": "careshield_rider_group"},
-                 {"product_a": "careshield", "variant_a": "individual", "product_b": "careshield", "variant_b": "group"}):
+    for body in (
+        {"document_a": "careshield_rider_individual", "document_b": "careshield_rider_group"},
+        {"product_a": "careshield", "variant_a": "individual", "product_b": "careshield", "variant_b": "group"},
+    ):
         reply = client.post("/compare-policies", json={"query": question, **body})
         assert reply.status_code == 200, reply.text
         out = reply.json()
-        assert out["a"]["label"].endswith("Individual - Policy Wording") and out["b"]["label"].endswith("Group - Policy Wording")
+        assert out["a"]["label"].endswith("Individual - Policy Wording") and out["b"]["label"].endswith(
+            "Group - Policy Wording"
+        )
         assert "clauses" not in out["a"] and out["a"]["citations"] and out["b"]["citations"]
         check(out["points"])
 
 
-@pytest.mark.parametrize(("body", "status", "message"), [
-    ({"document_a": "careshield_rider_individual"}, 422, "name two wordings"),
-    ({"product_a": "careshield", "variant_a": "group"}, 422, "name two wordings"),
-    ({"product_a": "careshield", "product_b": "careshield"}, 422, "name two wordings"),
-    ({"document_a": "no_such_rider", "document_b": "no_such_other"}, 404, "neither wording was found"),
-    ({"document_a": "careshield_rider_individual", "document_b": "no_such_rider"}, 404, "wording b (doc_id no_such_rider) was not found"),
-    ({"document_a": "no_such_rider", "document_b": "careshield_rider_group"}, 404, "wording a (doc_id no_such_rider) was not found"),
-    ({"document_a": "careshield_rider_individual", "document_b": "careshield_rider_group", "question": "x"}, 422, "question"),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"document_a": "careshield_rider_individual"}, 422, "name two wordings"),
+        ({"product_a": "careshield", "variant_a": "group"}, 422, "name two wordings"),
+        ({"product_a": "careshield", "product_b": "careshield"}, 422, "name two wordings"),
+        ({"document_a": "no_such_rider", "document_b": "no_such_other"}, 404, "neither wording was found"),
+        (
+            {"document_a": "careshield_rider_individual", "document_b": "no_such_rider"},
+            404,
+            "wording b (doc_id no_such_rider) was not found",
+        ),
+        (
+            {"document_a": "no_such_rider", "document_b": "careshield_rider_group"},
+            404,
+            "wording a (doc_id no_such_rider) was not found",
+        ),
+        (
+            {"document_a": "careshield_rider_individual", "document_b": "careshield_rider_group", "question": "x"},
+            422,
+            "question",
+        ),
+    ],
+)
 def test_bad_compare_requests_get_a_clear_4xx(api, body, status, message):
     client = api(groq_api_key=None, chat_model=None)
     reply = client.post("/compare-policies", json={"query": "What is the cataract surgery limit?", **body})
@@ -530,7 +698,10 @@ def test_bad_compare_requests_get_a_clear_4xx(api, body, status, message):
 
 
 def test_a_blank_compare_question_is_refused(api):
-    blank = api().post("/compare-policies", json={"query": "   ", "document_a": "careshield_rider_individual", "document_b": "careshield_rider_group"})
+    blank = api().post(
+        "/compare-policies",
+        json={"query": "   ", "document_a": "careshield_rider_individual", "document_b": "careshield_rider_group"},
+    )
     assert blank.status_code == 422 and "must not be empty" in blank.text
 
 
@@ -539,28 +710,61 @@ def test_a_blank_compare_question_is_refused(api):
 
 @pytest.fixture(scope="module")
 def real_services(real):
-    return Services(real.settings.model_copy(update={"web_providers": ["secondary"], "groq_api_key": None, "chat_model": None}), real)
+    return Services(
+        real.settings.model_copy(update={"web_providers": ["secondary"], "groq_api_key": None, "chat_model": None}),
+        real,
+    )
 
 
 def compare_real(services: Services, question: str) -> dict[str, Any]:
-    return compare_graph.invoke({"question": question, "a": {"product": "arogya"}, "b": {"product": "parivar"}},
-                                context=RunContext(services=services, allow_web=False, generator="offline"))
+    return compare_graph.invoke(
+        {"question": question, "a": {"product": "arogya"}, "b": {"product": "parivar"}},
+        context=RunContext(services=services, allow_web=False, generator="offline"),
+    )
 
 
 # (question, Arogya clause, National Parivar clause, verdict, Arogya values, National Parivar values)
 REAL_COMPARE = [
-    ("What is the limit for cataract surgery?", "Arogya Sanjeevani cl. 4.3", "National Parivar Mediclaim Plus cl. 3.1.1.2", "different",
-     {"25%", "Rs. 40,000", "whichever is lower"}, {"as per the table of benefits"}),
-    ("What is the co-payment?", "Arogya Sanjeevani cl. 9.3", "National Parivar Mediclaim Plus cl. 5.5.8", "different",
-     {"5%", "15%"}, {"20%", "10%"}),  # Optional Co-payment; the zone co-payments (cl. 5.5.7) are a point of their own
-    ("What is the room rent limit?", "Arogya Sanjeevani cl. 4.1", "National Parivar Mediclaim Plus cl. 3.1.1.1", "different",
-     {"2%", "Rs. 5,000"}, {"as per the table of benefits"}),
-    ("What is the waiting period for pre-existing diseases?", "Arogya Sanjeevani cl. 6.1", "National Parivar Mediclaim Plus cl. 4.1", "same",
-     {"36 months"}, {"36 months"}),
+    (
+        "What is the limit for cataract surgery?",
+        "Arogya Sanjeevani cl. 4.3",
+        "National Parivar Mediclaim Plus cl. 3.1.1.2",
+        "different",
+        {"25%", "Rs. 40,000", "whichever is lower"},
+        {"as per the table of benefits"},
+    ),
+    (
+        "What is the co-payment?",
+        "Arogya Sanjeevani cl. 9.3",
+        "National Parivar Mediclaim Plus cl. 5.5.8",
+        "different",
+        {"5%", "15%"},
+        {"20%", "10%"},
+    ),  # Optional Co-payment; the zone co-payments (cl. 5.5.7) are a point of their own
+    (
+        "What is the room rent limit?",
+        "Arogya Sanjeevani cl. 4.1",
+        "National Parivar Mediclaim Plus cl. 3.1.1.1",
+        "different",
+        {"2%", "Rs. 5,000"},
+        {"as per the table of benefits"},
+    ),
+    (
+        "What is the waiting period for pre-existing diseases?",
+        "Arogya Sanjeevani cl. 6.1",
+        "National Parivar Mediclaim Plus cl. 4.1",
+        "same",
+        {"36 months"},
+        {"36 months"},
+    ),
 ]
 
 
-@pytest.mark.parametrize(("question", "a_clause", "b_clause", "verdict", "a_values", "b_values"), REAL_COMPARE, ids=["cataract", "co-payment", "room-rent", "ped"])
+@pytest.mark.parametrize(
+    ("question", "a_clause", "b_clause", "verdict", "a_values", "b_values"),
+    REAL_COMPARE,
+    ids=["cataract", "co-payment", "room-rent", "ped"],
+)
 def test_compare_two_real_wordings(real_services, question, a_clause, b_clause, verdict, a_values, b_values):
     out = compare_real(real_services, question)
     sides = {s["side"]: s for s in out["sides"]}
@@ -595,12 +799,17 @@ def test_policies_lists_the_two_riders(api):
 
 def test_search_policy_returns_answer_coverage_citations_and_evidence(api):
     client = api(groq_api_key=None, chat_model=None)
-    reply = client.post("/search-policy", json={"query": "Is cosmetic surgery covered?", "product": "careshield", "variant": "individual"})
+    reply = client.post(
+        "/search-policy",
+        json={"query": "Is cosmetic surgery covered?", "product": "careshield", "variant": "individual"},
+    )
     assert reply.status_code == 200, reply.text
     body = reply.json()
     assert {"answer", "coverage_type", "citations", "evidence", "status", "route", "confidence"} <= set(body)
     assert body["status"] == "answered" and body["coverage_type"] == "not_covered"
-    assert body["citations"][0]["citation"] == f"{INDIVIDUAL} cl. 5.5" and f"under {INDIVIDUAL} cl. 5.5" in body["answer"]
+    assert (
+        body["citations"][0]["citation"] == f"{INDIVIDUAL} cl. 5.5" and f"under {INDIVIDUAL} cl. 5.5" in body["answer"]
+    )
     assert body["evidence"] and all(e["metadata"]["variant"] == "individual" for e in body["evidence"])
     unknown = client.post("/search-policy", json={"query": "Is cosmetic surgery covered?", "surprise": True})
     assert unknown.status_code == 422
@@ -609,10 +818,16 @@ def test_search_policy_returns_answer_coverage_citations_and_evidence(api):
 def test_evaluate_retrieval_hit_rate_and_mrr_on_a_hand_checked_set(api):
     questions = [
         # rank 1: the individual rider's cataract clause
-        {"question": "What is the cataract surgery limit in the individual rider?", "gold_citations": [f"{INDIVIDUAL} cl. 3.1.2"]},
+        {
+            "question": "What is the cataract surgery limit in the individual rider?",
+            "gold_citations": [f"{INDIVIDUAL} cl. 3.1.2"],
+        },
         # rank 2: the question names the group rider (its title is in every chunk's dense text), so the group's
         # clause comes first and its individual twin second
-        {"question": "How many days of hospital daily cash does the group rider pay?", "gold_citations": [f"{INDIVIDUAL} cl. 3.4"]},
+        {
+            "question": "How many days of hospital daily cash does the group rider pay?",
+            "gold_citations": [f"{INDIVIDUAL} cl. 3.4"],
+        },
         # a miss: nothing in the insurance collection is GDPR
         {"question": "Is cosmetic surgery covered?", "gold_citations": ["GDPR Art. 33"]},
     ]
@@ -625,7 +840,19 @@ def test_evaluate_retrieval_hit_rate_and_mrr_on_a_hand_checked_set(api):
     assert body["questions"] == 3 and body["k"] == 5
     assert body["hit_rate"] == pytest.approx(2 / 3, abs=1e-4)
     assert body["mrr"] == pytest.approx((1 + 0.5) / 3, abs=1e-4)
-    by_doc = client.post("/evaluate-retrieval", json={"questions": [{"question": "What is the ICU daily cash benefit in the individual rider?", "gold_doc_ids": ["careshield_rider_individual"]}], "k": 5, "collection": "insurance"}).json()
+    by_doc = client.post(
+        "/evaluate-retrieval",
+        json={
+            "questions": [
+                {
+                    "question": "What is the ICU daily cash benefit in the individual rider?",
+                    "gold_doc_ids": ["careshield_rider_individual"],
+                }
+            ],
+            "k": 5,
+            "collection": "insurance",
+        },
+    ).json()
     assert by_doc["results"][0]["rank"] == 1 and by_doc["mrr"] == 1.0
 
 
@@ -635,7 +862,14 @@ def test_quota_answers_200_then_429_with_retry_after_once_spent(api):
     assert first.status_code == 200
     assert first.json()["remaining"] == pytest.approx(2.0, abs=0.01) and first.json()["capacity"] == 2.0
     # 10 labelled questions at 0.2 credits each spend the whole bucket
-    spend = client.post("/evaluate-retrieval", json={"questions": [{"question": f"What is the cataract limit? ({n})"} for n in range(10)], "k": 1, "collection": "insurance"})
+    spend = client.post(
+        "/evaluate-retrieval",
+        json={
+            "questions": [{"question": f"What is the cataract limit? ({n})"} for n in range(10)],
+            "k": 1,
+            "collection": "insurance",
+        },
+    )
     assert spend.status_code == 200
     spent = client.get("/quota")
     assert spent.status_code == 429

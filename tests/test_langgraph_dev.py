@@ -19,7 +19,6 @@ API_LINE = re.compile(r"API:\s*(?:\x1b\[[0-9;]*m)*(http://127\.0\.0\.1:\d+)")
 START_TIMEOUT_S = 120
 
 
-
 @pytest.fixture
 def studio_server(shipped):
     env = {
@@ -32,7 +31,12 @@ def studio_server(shipped):
     langgraph = Path(sys.executable).parent / "langgraph"
     process = subprocess.Popen(
         [str(langgraph), "dev", "--host", "127.0.0.1", "--port", str(free_port()), "--no-browser", "--no-reload"],
-        cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
     )
     found: dict[str, str] = {}
     ready = threading.Event()
@@ -56,7 +60,10 @@ def studio_server(shipped):
 
 def test_studio_server_runs_the_graph(studio_server):
     with httpx.Client(base_url=studio_server, timeout=120) as client:
-        reply = client.post("/runs/wait", json={"assistant_id": "policyrag", "input": {"question": "How long to notify a personal data breach?"}})
+        reply = client.post(
+            "/runs/wait",
+            json={"assistant_id": "policyrag", "input": {"question": "How long to notify a personal data breach?"}},
+        )
         assert reply.status_code == 200, reply.text
         output = reply.json()
         assert output["status"] == "answered" and "72 hours" in output["answer"]
@@ -64,6 +71,10 @@ def test_studio_server_runs_the_graph(studio_server):
 
         scoped = client.post(
             "/runs/wait",
-            json={"assistant_id": "policyrag", "input": {"question": "breach notification"}, "context": {"collection": "secondary", "allow_web": False}},
+            json={
+                "assistant_id": "policyrag",
+                "input": {"question": "breach notification"},
+                "context": {"collection": "secondary", "allow_web": False},
+            },
         ).json()
         assert {e["collection"] for e in scoped["evidence"]} == {"secondary"}

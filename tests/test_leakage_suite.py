@@ -19,7 +19,11 @@ from ingest.sidecar import sha256_bytes
 from nodes.context import RunContext, Services
 from tests.conftest import CORPUS, REPO_ROOT, make_settings
 
-CASES = [json.loads(line) for line in (REPO_ROOT / "evals" / "goldens" / "injection.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+CASES = [
+    json.loads(line)
+    for line in (REPO_ROOT / "evals" / "goldens" / "injection.jsonl").read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
 GROQ_KEY = "gsk_suite_key_0123456789abcdefghij"
 KEY_RE = re.compile(r"\b(gsk_|tvly-|sk-|prag_)[A-Za-z0-9_-]{8,}")
 TAG_RE = re.compile(r"<\s*/?\s*(system_instructions|retrieved_context|user_query)", re.I)
@@ -41,14 +45,29 @@ def suite_resources(tmp_path_factory, models_dir, embedder):
         if case.get("document"):
             path = folder / f"note_{case['id']}.txt"
             path.write_text(case["document"], encoding="utf-8")
-            path.with_suffix(".json").write_text(json.dumps({
-                "title": f"Guidance note {case['id']}", "publisher": "Unknown", "jurisdiction": "EU", "document_type": "commentary",
-                "version": "1", "effective_from": "2024-01-01", "source_url": "https://example.org/note", "citation": f"Note {case['id']}",
-                "content_hash": sha256_bytes(path.read_bytes()), "hierarchy_rank": 4}), encoding="utf-8")
+            path.with_suffix(".json").write_text(
+                json.dumps(
+                    {
+                        "title": f"Guidance note {case['id']}",
+                        "publisher": "Unknown",
+                        "jurisdiction": "EU",
+                        "document_type": "commentary",
+                        "version": "1",
+                        "effective_from": "2024-01-01",
+                        "source_url": "https://example.org/note",
+                        "citation": f"Note {case['id']}",
+                        "content_hash": sha256_bytes(path.read_bytes()),
+                        "hierarchy_rank": 4,
+                    }
+                ),
+                encoding="utf-8",
+            )
     settings = make_settings(folder.parents[1] / "data", models_dir, web_providers=[])
     resources = Resources(settings)
     resources.__dict__["embedder"] = embedder
-    report = ingest([folder.parent], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend)
+    report = ingest(
+        [folder.parent], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
+    )
     assert not report.failed
     yield resources
     resources.close()
@@ -81,8 +100,11 @@ def check(case: dict, out: dict, streamed: str) -> None:
 
 def run(question: str, services: Services, generator: str) -> tuple[dict, str]:
     tokens, final = [], {}
-    for mode, chunk in graph.stream({"question": question}, context=RunContext(services=services, generator=generator),
-                                    stream_mode=["custom", "values"]):
+    for mode, chunk in graph.stream(
+        {"question": question},
+        context=RunContext(services=services, generator=generator),
+        stream_mode=["custom", "values"],
+    ):
         if mode == "custom" and "token" in chunk:
             tokens.append(chunk["token"])
         elif mode == "values":
@@ -105,7 +127,9 @@ def test_offline_answerer_never_leaks(case, suite_resources):
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_llm_path_catches_a_model_that_tries_to_leak(case, suite_resources, standin):
     standin.set_script(chat=[{"text": adversarial_reply(case)}])
-    settings = suite_resources.settings.model_copy(update={"groq_api_key": SecretStr(GROQ_KEY), "groq_base_url": standin.url})
+    settings = suite_resources.settings.model_copy(
+        update={"groq_api_key": SecretStr(GROQ_KEY), "groq_base_url": standin.url}
+    )
     services = Services(settings, suite_resources)
     out, streamed = run(case["question"], services, "groq")
     check(case, out, streamed)

@@ -16,28 +16,62 @@ from evals.judge import make_judge
 
 QUESTION = "Within how many hours must a controller notify a personal data breach?"
 ANSWER = "The controller must notify the supervisory authority within 72 hours [Source 1]. It must also pay a fee [Source 1]."
-CONTEXT = [Evidence(chunk_id="c1", citation="GDPR Art. 33(1)", document="GDPR",
-                    text="In the case of a personal data breach, the controller shall without undue delay and, where "
-                         "feasible, not later than 72 hours after having become aware of it, notify the supervisory authority.")]
+CONTEXT = [
+    Evidence(
+        chunk_id="c1",
+        citation="GDPR Art. 33(1)",
+        document="GDPR",
+        text="In the case of a personal data breach, the controller shall without undue delay and, where "
+        "feasible, not later than 72 hours after having become aware of it, notify the supervisory authority.",
+    )
+]
 GENERATED_QUESTION = "How long does a controller have to notify a data breach?"
 KEY = "gsk_judge_key_0123456789abcdef"
 
 
 def judge_for(settings, standin, embedder):
-    judged = settings.model_copy(update={"judge_model": "groq", "groq_api_key": SecretStr(KEY), "groq_base_url": standin.url})
+    judged = settings.model_copy(
+        update={"judge_model": "groq", "groq_api_key": SecretStr(KEY), "groq_base_url": standin.url}
+    )
     return make_judge(judged, embedder.embed_documents)
 
 
 def script_one_answer(standin, cycle: bool = False) -> None:
     """ragas' own call order: statements, then verdicts, then three questions the answer would answer."""
-    standin.set_script(cycle=cycle, chat=[
-        {"text": json.dumps({"statements": ["The controller must notify the supervisory authority within 72 hours.",
-                                            "The controller must pay a fee."]})},
-        {"text": json.dumps({"statements": [
-            {"statement": "The controller must notify the supervisory authority within 72 hours.", "reason": "stated", "verdict": 1},
-            {"statement": "The controller must pay a fee.", "reason": "not in the context", "verdict": 0}]})},
-        *[{"text": json.dumps({"question": GENERATED_QUESTION, "noncommittal": 0})}] * 3,
-    ])
+    standin.set_script(
+        cycle=cycle,
+        chat=[
+            {
+                "text": json.dumps(
+                    {
+                        "statements": [
+                            "The controller must notify the supervisory authority within 72 hours.",
+                            "The controller must pay a fee.",
+                        ]
+                    }
+                )
+            },
+            {
+                "text": json.dumps(
+                    {
+                        "statements": [
+                            {
+                                "statement": "The controller must notify the supervisory authority within 72 hours.",
+                                "reason": "stated",
+                                "verdict": 1,
+                            },
+                            {
+                                "statement": "The controller must pay a fee.",
+                                "reason": "not in the context",
+                                "verdict": 0,
+                            },
+                        ]
+                    }
+                )
+            },
+            *[{"text": json.dumps({"question": GENERATED_QUESTION, "noncommittal": 0})}] * 3,
+        ],
+    )
 
 
 def cosine(a, b) -> float:
@@ -74,9 +108,16 @@ def test_refusals_are_not_judged_and_failures_are_counted_with_their_reason(sett
     assert failed["failure_reasons"] == ["the model provider failed (503)"]
     assert failed["faithfulness"] is None
 
-    standin.set_script(chat=[{"text": json.dumps({"statements": []})}, {"text": json.dumps({"question": GENERATED_QUESTION, "noncommittal": 0})}])
+    standin.set_script(
+        chat=[
+            {"text": json.dumps({"statements": []})},
+            {"text": json.dumps({"question": GENERATED_QUESTION, "noncommittal": 0})},
+        ]
+    )
     empty = judge.score_all([(QUESTION, answered)]).summary("groq")
-    assert empty["failure_reasons"] == ["the judge returned no score"] and empty["faithfulness"] is None  # never NaN in the report
+    assert (
+        empty["failure_reasons"] == ["the judge returned no score"] and empty["faithfulness"] is None
+    )  # never NaN in the report
 
     script_one_answer(standin)
     before = len(standin.requests("chat"))
@@ -87,8 +128,10 @@ def test_refusals_are_not_judged_and_failures_are_counted_with_their_reason(sett
 
 def test_each_variant_of_the_answer_evaluation_gets_judge_scores(settings, standin, embedder, make_services, tmp_path):
     script_one_answer(standin, cycle=True)
-    cases = [AnswerCase("a1", "How many hours does a controller have to notify a personal data breach?", True, ["72 hours"]),
-             AnswerCase("a2", "What is the HIPAA breach notification deadline?", False)]
+    cases = [
+        AnswerCase("a1", "How many hours does a controller have to notify a personal data breach?", True, ["72 hours"]),
+        AnswerCase("a2", "What is the HIPAA breach notification deadline?", False),
+    ]
     variants = run_variants(make_services(), cases, judge_for(settings, standin, embedder))
     plain, full = variants["plain RAG"]["llm_judge"], variants["full graph"]["llm_judge"]
     assert plain["judged"] == 2 and full["judged"] == 1  # the full graph refuses the HIPAA question: not judged

@@ -58,7 +58,18 @@ HOT_QUESTIONS = 8
 INGEST_AFTER = 0.1  # start the ingest once this share of the requests has finished
 KEYS = {"generous": {"budget": 1_000_000, "rate_per_minute": 100_000}, "limited": {"budget": 5, "rate_per_minute": 30}}
 RECORD_STATUSES = {"answered", "refused", "evidence_only"}
-UNCACHED_TOP_K = [4, 6, 3, 7, 8, 2, 9, 10, 11, 12]  # never 5, the hot questions' scope: a (question, top_k) pair is asked once
+UNCACHED_TOP_K = [
+    4,
+    6,
+    3,
+    7,
+    8,
+    2,
+    9,
+    10,
+    11,
+    12,
+]  # never 5, the hot questions' scope: a (question, top_k) pair is asked once
 RESULTS = REPO_ROOT / "evals" / "results" / "load.json"
 NOISY_SHARE = 0.25
 EXTRA_QUESTION = "How long are zephyrine audit logs retained?"
@@ -119,33 +130,59 @@ def copy_index(source: Path, target: Path) -> None:
 def load_env(shipped, tmp_path) -> dict[str, str]:
     data = tmp_path / "data"
     copy_index(shipped.settings.data_dir, data)
-    outside = ("POLICYRAG_", "GROQ_", "TAVILY_", "QDRANT_")  # nothing from the developer's shell, nothing leaves the machine
+    outside = (
+        "POLICYRAG_",
+        "GROQ_",
+        "TAVILY_",
+        "QDRANT_",
+    )  # nothing from the developer's shell, nothing leaves the machine
     env = {k: v for k, v in os.environ.items() if not k.startswith(outside)}
-    env.update({
-        "POLICYRAG_DATA_DIR": str(data),
-        "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir),
-        "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
-        "HF_HUB_OFFLINE": "1",
-    })
+    env.update(
+        {
+            "POLICYRAG_DATA_DIR": str(data),
+            "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir),
+            "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
+            "HF_HUB_OFFLINE": "1",
+        }
+    )
     return env
 
 
 def cli(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def create_key(env: dict[str, str], name: str, budget: float, rate_per_minute: int) -> str:
-    done = cli(env, "keys", "create", "--name", name, "--budget", str(budget), "--rate-per-minute", str(rate_per_minute))
+    done = cli(
+        env, "keys", "create", "--name", name, "--budget", str(budget), "--rate-per-minute", str(rate_per_minute)
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 
 def extra_documents(folder: Path) -> Path:
     folder.mkdir()
-    write_doc(folder, "zephyr1", "Article 1 - Retention\n1. Zephyrine audit logs are retained for nineteen days and then erased.\n"
-              "2. A zephyrine audit log may be kept longer only under a documented legal hold.", citation="ZEPHYR Art. 1")
-    write_doc(folder, "zephyr2", "Article 2 - Access\n1. Only the zephyrine custodian may read the audit logs.\n"
-              "2. Every access to a zephyrine audit log is itself logged.", citation="ZEPHYR Art. 2")
+    write_doc(
+        folder,
+        "zephyr1",
+        "Article 1 - Retention\n1. Zephyrine audit logs are retained for nineteen days and then erased.\n"
+        "2. A zephyrine audit log may be kept longer only under a documented legal hold.",
+        citation="ZEPHYR Art. 1",
+    )
+    write_doc(
+        folder,
+        "zephyr2",
+        "Article 2 - Access\n1. Only the zephyrine custodian may read the audit logs.\n"
+        "2. Every access to a zephyrine audit log is itself logged.",
+        citation="ZEPHYR Art. 2",
+    )
     return folder
 
 
@@ -158,8 +195,14 @@ def percentiles(samples: list[float]) -> dict[str, float | int]:
         return {"n": 0}
     ordered = sorted(samples)
     pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)  # noqa: E731
-    return {"n": len(ordered), "p50_ms": pick(0.5), "p95_ms": pick(0.95), "p99_ms": pick(0.99),
-            "mean_ms": round(sum(ordered) / len(ordered), 1), "max_ms": round(ordered[-1], 1)}
+    return {
+        "n": len(ordered),
+        "p50_ms": pick(0.5),
+        "p95_ms": pick(0.95),
+        "p99_ms": pick(0.99),
+        "mean_ms": round(sum(ordered) / len(ordered), 1),
+        "max_ms": round(ordered[-1], 1),
+    }
 
 
 class CpuMeter:
@@ -185,8 +228,13 @@ class CpuMeter:
         me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime  # the client threads and the finished ingest
 
-    def __enter__(self) -> "CpuMeter":
-        self.wall, self.busy, self.server, self.test = time.perf_counter(), self._busy_s(), self._server_s(), self._test_s()
+    def __enter__(self) -> CpuMeter:
+        self.wall, self.busy, self.server, self.test = (
+            time.perf_counter(),
+            self._busy_s(),
+            self._server_s(),
+            self._test_s(),
+        )
         self.load_before = [round(x, 2) for x in os.getloadavg()]
         return self
 
@@ -195,15 +243,24 @@ class CpuMeter:
         server, test = self._server_s() - self.server, self._test_s() - self.test
         other = max(0.0, self._busy_s() - self.busy - server - test)
         share = other / (wall * (os.cpu_count() or 1))
-        self.result = {"wall_s": round(wall, 1), "server_cpu_s": round(server, 1), "client_and_ingest_cpu_s": round(test, 1),
-                       "other_processes_cpu_s": round(other, 1), "other_processes_share": round(share, 3), "noisy": share > NOISY_SHARE,
-                       "load_average_before": self.load_before, "load_average_after": [round(x, 2) for x in os.getloadavg()]}
+        self.result = {
+            "wall_s": round(wall, 1),
+            "server_cpu_s": round(server, 1),
+            "client_and_ingest_cpu_s": round(test, 1),
+            "other_processes_cpu_s": round(other, 1),
+            "other_processes_share": round(share, 3),
+            "noisy": share > NOISY_SHARE,
+            "load_average_before": self.load_before,
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        }
 
 
 def busiest_other_processes(exclude: set[int]) -> list[str]:
     """What else was using the CPU (program and module only, never full command lines)."""
     try:
-        out = subprocess.run(["ps", "-eo", "pid,pcpu,args", "--sort=-pcpu"], capture_output=True, text=True, timeout=10).stdout
+        out = subprocess.run(
+            ["ps", "-eo", "pid,pcpu,args", "--sort=-pcpu"], capture_output=True, text=True, timeout=10
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return []
     rows = []
@@ -261,7 +318,9 @@ def examine(outcome: Outcome, reply: httpx.Response) -> None:
         outcome.problems.append(f"{reply.status_code} reply without detail")
 
 
-def run_load(client: httpx.Client, keys: dict[str, str], plan: list[Planned], deadline: float, on_done) -> tuple[list[Outcome], float]:
+def run_load(
+    client: httpx.Client, keys: dict[str, str], plan: list[Planned], deadline: float, on_done
+) -> tuple[list[Outcome], float]:
     origin = time.perf_counter()
 
     def send(item: Planned) -> Outcome:
@@ -272,8 +331,12 @@ def run_load(client: httpx.Client, keys: dict[str, str], plan: list[Planned], de
             return outcome
         outcome.started_s = time.perf_counter() - origin
         try:
-            reply = client.post("/query", json=item.body, headers={"X-API-Key": keys[item.key]},
-                                timeout=min(REQUEST_TIMEOUT_S, remaining))
+            reply = client.post(
+                "/query",
+                json=item.body,
+                headers={"X-API-Key": keys[item.key]},
+                timeout=min(REQUEST_TIMEOUT_S, remaining),
+            )
             outcome.finished_s = time.perf_counter() - origin
             examine(outcome, reply)
         except httpx.HTTPError as error:
@@ -291,7 +354,9 @@ def run_load(client: httpx.Client, keys: dict[str, str], plan: list[Planned], de
 class IngestDuringLoad(threading.Thread):
     """Once a share of the load is done: ingest a new collection, then watch /health until it shows."""
 
-    def __init__(self, env: dict[str, str], folder: Path, base_url: str, start_after: int, deadline: float, origin: float):
+    def __init__(
+        self, env: dict[str, str], folder: Path, base_url: str, start_after: int, deadline: float, origin: float
+    ):
         super().__init__(daemon=True, name="ingest-during-load")
         self.env, self.folder, self.base_url, self.deadline, self.origin = env, folder, base_url, deadline, origin
         self.start_after = start_after
@@ -310,12 +375,25 @@ class IngestDuringLoad(threading.Thread):
         try:
             self._go.wait(max(1.0, self.deadline - time.monotonic()))
             began = time.perf_counter()
-            done = cli(self.env, "ingest", str(self.folder), "--collection", "extra", "--quiet",
-                       timeout=max(1.0, self.deadline - time.monotonic()))
+            done = cli(
+                self.env,
+                "ingest",
+                str(self.folder),
+                "--collection",
+                "extra",
+                "--quiet",
+                timeout=max(1.0, self.deadline - time.monotonic()),
+            )
             ended = time.perf_counter()
-            self.result.update({"returncode": done.returncode, "output": done.stderr.strip()[-500:],
-                                "started_s": round(began - self.origin, 2), "finished_s": round(ended - self.origin, 2),
-                                "seconds": round(ended - began, 2)})
+            self.result.update(
+                {
+                    "returncode": done.returncode,
+                    "output": done.stderr.strip()[-500:],
+                    "started_s": round(began - self.origin, 2),
+                    "finished_s": round(ended - self.origin, 2),
+                    "seconds": round(ended - began, 2),
+                }
+            )
             if done.returncode != 0:
                 return
             give_up = min(self.deadline, time.monotonic() + VISIBLE_WITHIN_S)
@@ -323,7 +401,9 @@ class IngestDuringLoad(threading.Thread):
                 while time.monotonic() < give_up:
                     counts = client.get("/health").json()["index"].get("chunks_per_collection", {})
                     if counts.get("extra"):
-                        self.result.update({"visible_s": round(time.perf_counter() - self.origin, 2), "extra_chunks": counts["extra"]})
+                        self.result.update(
+                            {"visible_s": round(time.perf_counter() - self.origin, 2), "extra_chunks": counts["extra"]}
+                        )
                         break
                     time.sleep(0.5)
         except Exception as error:  # reported in the result and asserted by the test
@@ -370,15 +450,37 @@ def summarise(outcomes: list[Outcome], wall_s: float) -> dict[str, Any]:
 
 
 def machine(cpu: dict[str, Any], others: list[str]) -> dict[str, Any]:
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), platform.processor())
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT, capture_output=True, text=True).stdout.strip())
-    return {"cores": os.cpu_count(), "cpu": model, "python": platform.python_version(), "platform": platform.platform(),
-            "git_commit": commit, "git_tracked_changes": dirty, "contention": {**cpu, "busiest_other_processes_at_start": others}}
+    dirty = bool(
+        subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT, capture_output=True, text=True
+        ).stdout.strip()
+    )
+    return {
+        "cores": os.cpu_count(),
+        "cpu": model,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "git_commit": commit,
+        "git_tracked_changes": dirty,
+        "contention": {**cpu, "busiest_other_processes_at_start": others},
+    }
 
 
 def command() -> str:
-    prefix = f"POLICYRAG_LOAD_REQUESTS={os.environ['POLICYRAG_LOAD_REQUESTS']} " if "POLICYRAG_LOAD_REQUESTS" in os.environ else ""
+    prefix = (
+        f"POLICYRAG_LOAD_REQUESTS={os.environ['POLICYRAG_LOAD_REQUESTS']} "
+        if "POLICYRAG_LOAD_REQUESTS" in os.environ
+        else ""
+    )
     args = [a for a in sys.argv[1:] if a]
     return f"{prefix}.venv/bin/python -m pytest {' '.join(args) or 'tests/test_load.py'}"
 
@@ -390,7 +492,9 @@ def test_load_with_two_keys_and_an_ingest_in_the_middle(load_env, tmp_path):
     questions = golden_questions()
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    process, lines = start(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-anonymous"], load_env, START_TIMEOUT_S)
+    process, lines = start(
+        ["serve", "--host", "127.0.0.1", "--port", str(port), "--no-anonymous"], load_env, START_TIMEOUT_S
+    )
     try:
         assert process.poll() is None, "".join(lines)
         limits = httpx.Limits(max_connections=CONCURRENCY + 4, max_keepalive_connections=CONCURRENCY + 4)
@@ -404,37 +508,62 @@ def test_load_with_two_keys_and_an_ingest_in_the_middle(load_env, tmp_path):
             plan = plan_requests(hot, questions)
             others = busiest_other_processes({os.getpid(), process.pid})
             origin = time.perf_counter()
-            ingest = IngestDuringLoad(load_env, folder, base_url, max(1, int(REQUESTS * INGEST_AFTER)), deadline, origin)
+            ingest = IngestDuringLoad(
+                load_env, folder, base_url, max(1, int(REQUESTS * INGEST_AFTER)), deadline, origin
+            )
             ingest.start()
             with CpuMeter(process.pid) as meter:
                 outcomes, wall_s = run_load(client, keys, plan, deadline, ingest.request_done)
                 ingest.join(max(1.0, deadline - time.monotonic()))
             health_after = client.get("/health").json()["index"]["chunks_per_collection"]
-            extra_reply = client.post("/query", json={"question": EXTRA_QUESTION, "collection": "extra"}, headers={"X-API-Key": keys["generous"]})
+            extra_reply = client.post(
+                "/query",
+                json={"question": EXTRA_QUESTION, "collection": "extra"},
+                headers={"X-API-Key": keys["generous"]},
+            )
     finally:
         stop(process)
 
     window = (ingest.result.get("started_s", float("inf")), ingest.result.get("finished_s", float("-inf")))
-    during = [o for o in outcomes if o.http_status is not None and o.finished_s >= window[0] and o.started_s <= window[1]]
+    during = [
+        o for o in outcomes if o.http_status is not None and o.finished_s >= window[0] and o.started_s <= window[1]
+    ]
     unsent = sum(1 for o in outcomes if o.error == "deadline")
     server_log = "".join(lines)
     result = {
         "command": command(),
         "machine": machine(meter.result, others),
-        "config": {"requests": REQUESTS, "concurrency": CONCURRENCY, "endpoint": "POST /query", "cached_share": CACHED_SHARE,
-                   "limited_share": LIMITED_SHARE, "hot_questions": len(hot), "golden_questions": len(questions),
-                   "keys": KEYS, "key_credit_refill_per_s": Settings.model_fields["key_credit_refill_per_s"].default,
-                   "anonymous": health["anonymous_read"], "web_providers": health["web_providers"], "generator": health["generator"],
-                   "time_limit_s": TIME_LIMIT_S},
+        "config": {
+            "requests": REQUESTS,
+            "concurrency": CONCURRENCY,
+            "endpoint": "POST /query",
+            "cached_share": CACHED_SHARE,
+            "limited_share": LIMITED_SHARE,
+            "hot_questions": len(hot),
+            "golden_questions": len(questions),
+            "keys": KEYS,
+            "key_credit_refill_per_s": Settings.model_fields["key_credit_refill_per_s"].default,
+            "anonymous": health["anonymous_read"],
+            "web_providers": health["web_providers"],
+            "generator": health["generator"],
+            "time_limit_s": TIME_LIMIT_S,
+        },
         "wall_s": round(wall_s, 1),
         "not_sent_before_time_limit": unsent,
         **summarise(outcomes, wall_s),
-        "ingest_during_load": {**ingest.result, "requests_during_ingest": len(during),
-                               "http_status_during_ingest": dict(Counter(str(o.http_status) for o in during)),
-                               "chunks_per_collection_before": health_before, "chunks_per_collection_after": health_after,
-                               "query_on_extra": {"http_status": extra_reply.status_code,
-                                                  "collections": sorted({e.get("collection") for e in extra_reply.json().get("evidence", [])})
-                                                  if extra_reply.status_code == 200 else None}},
+        "ingest_during_load": {
+            **ingest.result,
+            "requests_during_ingest": len(during),
+            "http_status_during_ingest": dict(Counter(str(o.http_status) for o in during)),
+            "chunks_per_collection_before": health_before,
+            "chunks_per_collection_after": health_after,
+            "query_on_extra": {
+                "http_status": extra_reply.status_code,
+                "collections": sorted({e.get("collection") for e in extra_reply.json().get("evidence", [])})
+                if extra_reply.status_code == 200
+                else None,
+            },
+        },
         "problems": [f"#{o.planned.number} {o.planned.key}: {p}" for o in outcomes for p in o.problems][:50],
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
@@ -459,4 +588,7 @@ def test_load_with_two_keys_and_an_ingest_in_the_middle(load_env, tmp_path):
     assert all(o.http_status in (200, 429) for o in during)
     assert ingest.result.get("extra_chunks", 0) > 0 and health_after.get("extra", 0) > 0
     assert {k: v for k, v in health_after.items() if k != "extra"} == health_before
-    assert extra_reply.status_code == 200 and result["ingest_during_load"]["query_on_extra"]["collections"] in (["extra"], [])
+    assert extra_reply.status_code == 200 and result["ingest_during_load"]["query_on_extra"]["collections"] in (
+        ["extra"],
+        [],
+    )

@@ -39,8 +39,13 @@ SENTENCES = [
 
 def make_settings(data_dir: Path, variant: str) -> Settings:
     """Settings whose model folders are under `data_dir`, whatever POLICYRAG_* says in the environment."""
-    settings = Settings(data_dir=data_dir, models_dir=data_dir / "models", embedding_variant=variant,
-                        embedding_model=MODEL_NAME, embedding_model_path=None)
+    settings = Settings(
+        data_dir=data_dir,
+        models_dir=data_dir / "models",
+        embedding_variant=variant,
+        embedding_model=MODEL_NAME,
+        embedding_model_path=None,
+    )
     assert settings.models_dir == data_dir / "models"  # these tests damage files: never a real folder
     return settings
 
@@ -74,8 +79,15 @@ def test_setup_builds_the_layout_fastembed_loads(built, variant):
     assert folder.name == f"all-MiniLM-L6-v2-{variant}"
     assert folder.parent.name == "models"
     names = {p.name for p in folder.iterdir()}
-    assert {"model.onnx", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
-            "config.json", "vocab.txt", MANIFEST} <= names
+    assert {
+        "model.onnx",
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "special_tokens_map.json",
+        "config.json",
+        "vocab.txt",
+        MANIFEST,
+    } <= names
     assert not [p for p in folder.parent.iterdir() if ".building-" in p.name or ".old-" in p.name]
     assert json.loads((folder / "tokenizer_config.json").read_text())["model_max_length"] == 256
 
@@ -188,8 +200,12 @@ def test_tampered_int8_source_raises_a_clear_error(tmp_path):
 
 def test_tampered_weights_raise_before_the_optimized_build(tmp_path):
     installed = ModelSources.installed()
-    wrong = ModelSources(int8_onnx=installed.int8_onnx, int8_sha256=installed.int8_sha256,
-                         original_dir=installed.original_dir, safetensors_sha256="0" * 64)
+    wrong = ModelSources(
+        int8_onnx=installed.int8_onnx,
+        int8_sha256=installed.int8_sha256,
+        original_dir=installed.original_dir,
+        safetensors_sha256="0" * 64,
+    )
     with pytest.raises(ModelFileError, match="model.safetensors: sha256 .* does not match the expected 0{64}"):
         build_model_folder(tmp_path / "models", "optimized", wrong)
     assert not (tmp_path / "models" / "all-MiniLM-L6-v2-optimized").exists()

@@ -9,8 +9,14 @@ OTHER = "https://elsewhere.example"
 
 
 def preflight(client: TestClient, origin: str, path: str = "/query"):
-    return client.options(path, headers={"Origin": origin, "Access-Control-Request-Method": "POST",
-                                         "Access-Control-Request-Headers": "X-API-Key, Content-Type"})
+    return client.options(
+        path,
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "X-API-Key, Content-Type",
+        },
+    )
 
 
 def cors_headers(reply) -> dict[str, str]:
@@ -42,7 +48,10 @@ def test_another_origin_gets_no_allow_origin(api):
 
 def test_no_cors_header_without_configured_origins(api):
     client = api()
-    for reply in (preflight(client, ALLOWED), client.get("/rate-limit-status", headers={"Origin": ALLOWED}),
-                  client.post("/query", json={"question": "What is pseudonymisation?"}, headers={"Origin": ALLOWED})):
+    for reply in (
+        preflight(client, ALLOWED),
+        client.get("/rate-limit-status", headers={"Origin": ALLOWED}),
+        client.post("/query", json={"question": "What is pseudonymisation?"}, headers={"Origin": ALLOWED}),
+    ):
         assert cors_headers(reply) == {}, (reply.request.method, reply.request.url, reply.headers)
     assert preflight(client, ALLOWED).status_code == 405  # no CORS middleware: OPTIONS is just an unknown method

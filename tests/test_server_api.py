@@ -50,7 +50,17 @@ def test_query_returns_the_documented_record(api):
     reply = client.post("/query", json={"question": QUESTION})
     assert reply.status_code == 200
     body = reply.json()
-    for key in ("answer", "status", "route", "initial_route", "confidence", "trust_grade", "citations", "evidence", "latency_ms"):
+    for key in (
+        "answer",
+        "status",
+        "route",
+        "initial_route",
+        "confidence",
+        "trust_grade",
+        "citations",
+        "evidence",
+        "latency_ms",
+    ):
         assert key in body
     assert body["status"] == "answered" and "72 hours" in body["answer"] and not body["cache_hit"]
     assert body["evidence"][0]["publisher"] == "EUR-Lex" and "retrieve" in body["latency_ms"]
@@ -66,7 +76,11 @@ def test_stream_sends_progress_tokens_then_the_final_record(api):
     text = "".join(events)
     order = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("event:")]
     assert order[0] == "progress" and order[-1] == "final" and "token" in order
-    nodes = [json.loads(line[5:])["node"] for line, prev in zip(text.splitlines()[1:], text.splitlines()) if prev == "event: progress" and line.startswith("data:")]
+    nodes = [
+        json.loads(line[5:])["node"]
+        for line, prev in zip(text.splitlines()[1:], text.splitlines())
+        if prev == "event: progress" and line.startswith("data:")
+    ]
     assert nodes[:2] == ["retrieve", "grade"] and "generate" in nodes
     final = json.loads([l for l in text.splitlines() if l.startswith("data:")][-1][5:])
     assert final["status"] == "answered" and "72 hours" in final["answer"]
@@ -91,14 +105,18 @@ def test_bad_input_gets_a_clear_4xx_and_is_not_logged_as_an_answer(api, body, st
     assert reply.status_code == status
     assert message in json.dumps(reply.json())
     assert "Traceback" not in reply.text
-    assert client.get("/analytics", headers={"X-API-Key": make_key(client, ["admin"])}).json()["answered_or_refused"] == 0
+    assert (
+        client.get("/analytics", headers={"X-API-Key": make_key(client, ["admin"])}).json()["answered_or_refused"] == 0
+    )
 
 
 def test_malformed_json_and_oversized_body(api):
     client = api(max_body_bytes=2048)
     reply = client.post("/query", content=b"{not json", headers={"Content-Type": "application/json"})
     assert reply.status_code == 422 and "JSON" in reply.text
-    huge = client.post("/query", content=json.dumps({"question": "x" * 5000}).encode(), headers={"Content-Type": "application/json"})
+    huge = client.post(
+        "/query", content=json.dumps({"question": "x" * 5000}).encode(), headers={"Content-Type": "application/json"}
+    )
     assert huge.status_code == 413 and "over 2048 bytes" in huge.text
 
 
@@ -113,7 +131,10 @@ def test_every_route_requires_a_key_when_anonymous_is_off(api, method, path):
 def test_admin_routes_refuse_a_read_key(api, method, path):
     client = api(anonymous=False)
     assert call(client, method, path, make_key(client, ["read"])).status_code == 403
-    assert call(client, method, path, make_key(client, ["admin"])).status_code in (200, 404)  # revoke of an unknown id is 404
+    assert call(client, method, path, make_key(client, ["admin"])).status_code in (
+        200,
+        404,
+    )  # revoke of an unknown id is 404
 
 
 @pytest.mark.parametrize(("method", "path"), READ_ROUTES)
@@ -125,9 +146,13 @@ def test_read_routes_accept_a_read_key(api, method, path):
 def test_revoked_and_expired_keys_are_refused(api):
     client = api(anonymous=False)
     admin = make_key(client, ["admin"])
-    created = client.post("/auth/generate", json={"name": "analyst", "scopes": ["read"]}, headers={"X-API-Key": admin}).json()
+    created = client.post(
+        "/auth/generate", json={"name": "analyst", "scopes": ["read"]}, headers={"X-API-Key": admin}
+    ).json()
     assert client.get("/rate-limit-status", headers={"X-API-Key": created["key"]}).status_code == 200
-    assert client.post("/auth/revoke", json={"key_id": created["key_id"]}, headers={"X-API-Key": admin}).status_code == 200
+    assert (
+        client.post("/auth/revoke", json={"key_id": created["key_id"]}, headers={"X-API-Key": admin}).status_code == 200
+    )
     assert client.get("/rate-limit-status", headers={"X-API-Key": created["key"]}).status_code == 401
     expired = make_key(client, ["read"], expires_in_days=-1)
     assert client.get("/rate-limit-status", headers={"X-API-Key": expired}).status_code == 401
@@ -146,8 +171,11 @@ def test_keys_are_stored_only_as_salted_hashes(api):
 
 
 def test_health_names_no_secret(api):
-    client = api(groq_api_key=SecretStr("gsk_health_secret_0123456789"), tavily_api_key=SecretStr("tvly-health-secret-012345"),
-                 web_providers=["tavily", "secondary"])
+    client = api(
+        groq_api_key=SecretStr("gsk_health_secret_0123456789"),
+        tavily_api_key=SecretStr("tvly-health-secret-012345"),
+        web_providers=["tavily", "secondary"],
+    )
     body = client.get("/health").text
     assert "gsk_health_secret" not in body and "tvly-health-secret" not in body
     health = json.loads(body)
@@ -182,7 +210,9 @@ def test_semantic_cache_hits_near_duplicates_only_with_the_same_references(api):
     assert again["cache_hit"] and again["answer"] == first["answer"]
     other_article = client.post("/query", json={"question": "What does GDPR Art. 34 require after a breach?"}).json()
     assert not other_article["cache_hit"]
-    elsewhere = client.post("/query", json={"question": "What does GDPR Art. 33 require after a breach?", "collection": "secondary"}).json()
+    elsewhere = client.post(
+        "/query", json={"question": "What does GDPR Art. 33 require after a breach?", "collection": "secondary"}
+    ).json()
     assert not elsewhere["cache_hit"]
 
 
@@ -201,7 +231,9 @@ def test_telemetry_and_analytics(api):
     client.post("/query", json={"question": "What is the capital of France?"}, headers={"X-API-Key": admin})
     stats = client.get("/analytics", headers={"X-API-Key": admin}).json()
     assert stats["answered_or_refused"] == 3
-    assert stats["cache_hit_rate"] == pytest.approx(1 / 3, abs=1e-3) and stats["refusal_rate"] == pytest.approx(1 / 3, abs=1e-3)
+    assert stats["cache_hit_rate"] == pytest.approx(1 / 3, abs=1e-3) and stats["refusal_rate"] == pytest.approx(
+        1 / 3, abs=1e-3
+    )
     assert stats["routes"].get("CORRECT") == 2 and stats["latency_ms"]["p50"] is not None
     path = client.app.state.policyrag.settings.telemetry_path
     with sqlite3.connect(path) as db:
@@ -214,20 +246,30 @@ def test_langserve_routes_and_openapi(api):
     client = api()
     invoked = client.post("/graph/invoke", json={"input": {"question": QUESTION}}).json()
     assert "72 hours" in invoked["output"]["answer"]
-    batch = client.post("/graph/batch", json={"inputs": [{"question": QUESTION}, {"question": "What is the capital of France?"}]}).json()
+    batch = client.post(
+        "/graph/batch", json={"inputs": [{"question": QUESTION}, {"question": "What is the capital of France?"}]}
+    ).json()
     assert [o["status"] for o in batch["output"]] == ["answered", "refused"]
     assert "question" in json.dumps(client.get("/graph/input_schema").json())
     assert client.get("/graph/playground/").status_code == 200
     with client.stream("POST", "/graph/stream", json={"input": {"question": QUESTION}}) as reply:
         assert reply.status_code == 200 and "event: data" in "".join(reply.iter_text())
     paths = client.get("/openapi.json").json()["paths"]
-    assert {"/query", "/query/stream", "/health", "/analytics", "/rate-limit-status", "/auth/generate", "/auth/revoke"} <= set(paths)
+    assert {
+        "/query",
+        "/query/stream",
+        "/health",
+        "/analytics",
+        "/rate-limit-status",
+        "/auth/generate",
+        "/auth/revoke",
+    } <= set(paths)
 
 
 def test_security_headers_and_page(api):
     client = api()
     page = client.get("/")
-    assert page.status_code == 200 and "<form id=\"ask-form\">" in page.text
+    assert page.status_code == 200 and '<form id="ask-form">' in page.text
     assert "default-src 'self'" in page.headers["Content-Security-Policy"]
     assert page.headers["X-Content-Type-Options"] == "nosniff" and page.headers["X-Frame-Options"] == "DENY"
     assert "https://" not in client.get("/static/app.js").text  # no external CDN
@@ -240,14 +282,34 @@ def test_error_replies_are_the_ones_the_openapi_schema_documents(api):
     replies = [
         ("post", "/query", client.post("/query", json={"question": QUESTION})),  # 401: no key
         ("get", "/analytics", client.get("/analytics", headers={"X-API-Key": read})),  # 403
-        ("post", "/query", client.post("/query", json={"question": "x", "collection": "nope"}, headers={"X-API-Key": read})),  # 404
-        ("post", "/auth/revoke", client.post("/auth/revoke", json={"key_id": "nope"}, headers={"X-API-Key": admin})),  # 404
-        ("post", "/search-policy", client.post("/search-policy", json={"query": " "}, headers={"X-API-Key": read})),  # 422
-        ("post", "/query/stream", client.post("/query/stream", content=b"x" * 4096, headers={"X-API-Key": read, "Content-Type": "application/json"})),  # 413
+        (
+            "post",
+            "/query",
+            client.post("/query", json={"question": "x", "collection": "nope"}, headers={"X-API-Key": read}),
+        ),  # 404
+        (
+            "post",
+            "/auth/revoke",
+            client.post("/auth/revoke", json={"key_id": "nope"}, headers={"X-API-Key": admin}),
+        ),  # 404
+        (
+            "post",
+            "/search-policy",
+            client.post("/search-policy", json={"query": " "}, headers={"X-API-Key": read}),
+        ),  # 422
+        (
+            "post",
+            "/query/stream",
+            client.post(
+                "/query/stream", content=b"x" * 4096, headers={"X-API-Key": read, "Content-Type": "application/json"}
+            ),
+        ),  # 413
     ]
     assert [r.status_code for _, _, r in replies] == [401, 403, 404, 404, 422, 413]
     for method, path, reply in replies:
         documented = paths[path][method]["responses"]
         assert str(reply.status_code) in documented, f"{path} answers {reply.status_code} without documenting it"
-        assert documented[str(reply.status_code)]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorReply"}
+        assert documented[str(reply.status_code)]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/ErrorReply"
+        }
         assert ErrorReply.model_validate(reply.json()).detail

@@ -8,7 +8,7 @@ from qdrant_client import QdrantClient
 
 from db.index import EdgeBackend, ServerBackend
 from db.store import SearchQuery, StoredPoint
-from retrieval.sparse import encode_document, encode_query, document_terms
+from retrieval.sparse import document_terms, encode_document, encode_query
 
 DIM = 8
 TEXTS = {
@@ -34,7 +34,13 @@ def points() -> list[StoredPoint]:
                 dense=unit(i),
                 sparse=encode_document(document_terms(text, refs), 6.0),
                 sentences=[unit(100 + i), unit(200 + i)],
-                payload={"key": key, "collection": collection, "jurisdiction": jurisdiction, "text": text, "refs": refs},
+                payload={
+                    "key": key,
+                    "collection": collection,
+                    "jurisdiction": jurisdiction,
+                    "text": text,
+                    "refs": refs,
+                },
             )
         )
     return out

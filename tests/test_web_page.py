@@ -21,14 +21,19 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--no-first-run", "--disable-quic", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-sync",
 ]
 START_TIMEOUT_S = 180  # the server loads the index before it listens
 ANSWER_TIMEOUT_MS = 240_000  # the first question also loads the models in the server
 UI_TIMEOUT_MS = 15_000
 BREACH = "How long does a controller have to notify a personal data breach to the supervisory authority?"
-
 
 
 @pytest.fixture(scope="module")
@@ -77,14 +82,19 @@ class Watched:
             self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
 
     def outside(self) -> list[str]:
-        return [url for url in self.requests if not (url.startswith(self.base + "/") or url.startswith(("data:", "about:")))]
+        return [
+            url for url in self.requests if not (url.startswith(self.base + "/") or url.startswith(("data:", "about:")))
+        ]
 
 
 @pytest.fixture
 def browser_page(driver, server, tmp_path):
     """A fresh headless Chromium (its own user-data folder) on the page; checks console and network at the end."""
     context = driver.chromium.launch_persistent_context(
-        str(tmp_path / "chromium-profile"), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+        str(tmp_path / "chromium-profile"),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_ARGS,
         viewport={"width": 1280, "height": 900},
     )
     try:
@@ -119,7 +129,9 @@ def provenance(page) -> dict[str, str]:
 def test_question_answer_and_clause(browser_page, server, tmp_path):
     page = browser_page.page
     collections = httpx.get(f"{server}/health", timeout=30).json()["index"]["chunks_per_collection"]
-    page.wait_for_function("n => document.querySelectorAll('#collection option').length === n", arg=len(collections) + 1)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#collection option').length === n", arg=len(collections) + 1
+    )
     values = page.locator("#collection option").evaluate_all("options => options.map(o => o.value)")
     assert values == [""] + sorted(collections)
 
@@ -181,18 +193,33 @@ SPLIT_STREAM = """async () => {
 def test_page_parses_split_events_and_escapes_what_it_shows(browser_page):
     page = browser_page.page
     assert page.evaluate(SPLIT_STREAM) == [
-        ["progress", {"node": "retrieve"}], ["token", {"text": "72 hours \u2014 ok"}], ["final", {"status": "answered"}],
+        ["progress", {"node": "retrieve"}],
+        ["token", {"text": "72 hours \u2014 ok"}],
+        ["final", {"status": "answered"}],
     ]
-    assert page.evaluate("() => highlight('Fee: $& more. Next.', ['Fee: $& more.'])") == "<mark>Fee: $&amp; more.</mark> Next."
+    assert (
+        page.evaluate("() => highlight('Fee: $& more. Next.', ['Fee: $& more.'])")
+        == "<mark>Fee: $&amp; more.</mark> Next."
+    )
 
     def clause(url: str, text: str = "plain") -> None:
-        evidence = {"chunk_id": "c1", "citation": "<b>C</b>", "document": "D", "text": text, "highlights": [], "url": url}
+        evidence = {
+            "chunk_id": "c1",
+            "citation": "<b>C</b>",
+            "document": "D",
+            "text": text,
+            "highlights": [],
+            "url": url,
+        }
         page.evaluate("evidence => openClause({citations: [], evidence: [evidence]}, 1)", evidence)
 
     clause("javascript:alert(1)", text="<img src=x onerror=alert(1)>")
     assert page.locator("#clause-provenance a").count() == 0
     assert "javascript:alert(1)" in page.inner_text("#clause-provenance")
     assert page.inner_text("#clause-title") == "<b>C</b>"
-    assert page.locator("#clause-text img").count() == 0 and page.inner_text("#clause-text") == "<img src=x onerror=alert(1)>"
+    assert (
+        page.locator("#clause-text img").count() == 0
+        and page.inner_text("#clause-text") == "<img src=x onerror=alert(1)>"
+    )
     clause("https://eur-lex.europa.eu/eli/reg/2016/679/oj")
     assert page.get_attribute("#clause-provenance a", "href") == "https://eur-lex.europa.eu/eli/reg/2016/679/oj"

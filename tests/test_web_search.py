@@ -25,6 +25,7 @@ from tests.conftest import make_settings, run_graph
 try:
     from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
 except ImportError:  # ddgs not installed: its failures are plain exceptions to the chain
+
     class DDGSException(Exception):
         pass
 
@@ -42,15 +43,15 @@ DPIA_RESULTS = [
         "title": "When is a data protection impact assessment required?",
         "url": "https://example.org/guidance/dpia",
         "content": "A data protection impact assessment (DPIA) must be carried out before processing that is likely "
-                   "to result in a high risk to the rights and freedoms of natural persons, in particular large-scale "
-                   "processing of health data.",
+        "to result in a high risk to the rights and freedoms of natural persons, in particular large-scale "
+        "processing of health data.",
         "score": 0.91,
     },
     {
         "title": "DPIA checklist",
         "url": "https://example.org/guidance/dpia-checklist",
         "content": "The controller shall carry out a data protection impact assessment prior to the processing and "
-                   "seek the advice of the data protection officer.",
+        "seek the advice of the data protection officer.",
         "score": 0.77,
     },
     {"title": "An empty page", "url": "https://example.org/empty", "content": "", "score": 0.5},
@@ -61,15 +62,15 @@ HIPAA_RESULTS = [
         "title": "HIPAA Breach Notification Rule",
         "url": "https://example.org/hipaa/breach-notification",
         "content": "Under the HIPAA Breach Notification Rule, covered entities must notify affected individuals of a "
-                   "breach of unsecured protected health information without unreasonable delay and no later than "
-                   "60 calendar days after discovery of the breach.",
+        "breach of unsecured protected health information without unreasonable delay and no later than "
+        "60 calendar days after discovery of the breach.",
         "score": 0.88,
     },
     {
         "title": "HIPAA breach notification deadline explained",
         "url": "https://example.org/hipaa/deadline",
         "content": "The HIPAA breach notification deadline is 60 days from the discovery of a breach; breaches "
-                   "affecting 500 or more individuals must also be notified to the HHS Secretary within 60 days.",
+        "affecting 500 or more individuals must also be notified to the HHS Secretary within 60 days.",
         "score": 0.81,
     },
 ]
@@ -79,8 +80,8 @@ RESTRICTION_RESULTS = [
         "title": "The right to restriction of processing",
         "url": "https://example.org/guidance/restriction",
         "content": "A patient can ask you to restrict processing of their personal data while they contest its "
-                   "accuracy; you must restrict processing for the period that enables you to verify the accuracy "
-                   "of the data.",
+        "accuracy; you must restrict processing for the period that enables you to verify the accuracy "
+        "of the data.",
         "score": 0.9,
     },
 ]
@@ -90,24 +91,30 @@ COOKING_RESULTS = [
         "title": "How to bake sourdough bread",
         "url": "https://example.org/recipes/sourdough",
         "content": "Mix flour, water and salt with an active starter, fold the dough every half hour, then bake "
-                   "in a hot oven until the crust is deep golden brown.",
+        "in a hot oven until the crust is deep golden brown.",
         "score": 0.42,
     },
     {
         "title": "Perfect roast potatoes",
         "url": "https://example.org/recipes/potatoes",
         "content": "Parboil the potatoes for ten minutes, shake them to rough the edges, and roast in hot fat "
-                   "until crisp, turning once.",
+        "until crisp, turning once.",
         "score": 0.40,
     },
 ]
 
 DDG_ROWS = [
-    {"title": "DPIA guidance", "href": "https://example.net/dpia",
-     "body": "A data protection impact assessment is required where processing is likely to result in a high risk."},
+    {
+        "title": "DPIA guidance",
+        "href": "https://example.net/dpia",
+        "body": "A data protection impact assessment is required where processing is likely to result in a high risk.",
+    },
     {"title": "No body", "href": "https://example.net/nothing", "body": ""},
-    {"title": "", "href": "https://example.net/untitled",
-     "body": "Health data processed on a large scale needs a data protection impact assessment."},
+    {
+        "title": "",
+        "href": "https://example.net/untitled",
+        "body": "Health data processed on a large scale needs a data protection impact assessment.",
+    },
 ]
 
 
@@ -133,7 +140,7 @@ class FakeDDGS:
         self.timeouts: list[float] = []
         self.calls: list[tuple[str, int]] = []
 
-    def factory(self, timeout: float) -> "FakeDDGS":
+    def factory(self, timeout: float) -> FakeDDGS:
         self.timeouts.append(timeout)
         return self
 
@@ -219,10 +226,12 @@ def test_duckduckgo_rows_become_web_evidence(make_web):
     assert result.provider == "duckduckgo"
     assert statuses(result) == [("duckduckgo", "ok")]
     assert [e.source_url for e in result.evidence] == ["https://example.net/dpia", "https://example.net/untitled"]
-    assert all(e.origin == "web" and e.hierarchy_rank == 4 and e.metadata["provider"] == "duckduckgo" for e in result.evidence)
+    assert all(
+        e.origin == "web" and e.hierarchy_rank == 4 and e.metadata["provider"] == "duckduckgo" for e in result.evidence
+    )
     assert all(datetime.fromisoformat(e.retrieved_at) for e in result.evidence)
     assert result.evidence[1].citation == "https://example.net/untitled"  # no title: the URL names it
-    (query, max_results), = fake.calls
+    ((query, max_results),) = fake.calls
     assert query == result.query
     assert "data protection impact assessment" in query and "electronic health record" in query
     assert max_results == 4
@@ -275,7 +284,9 @@ def test_a_timeout_raised_by_the_client_itself_is_recorded_as_a_timeout(make_web
     assert statuses(result) == [("duckduckgo", "timeout"), ("secondary", "ok")]
 
 
-def test_all_remote_providers_failing_falls_back_to_the_offline_secondary_collection(standin, tavily, make_web, shipped):
+def test_all_remote_providers_failing_falls_back_to_the_offline_secondary_collection(
+    standin, tavily, make_web, shipped
+):
     standin.set_script(search=[{"status": 500}])
     provider, _ = ddg(error=RatelimitException("202 Ratelimit"))
     web = make_web([tavily, provider, secondary_provider(shipped)])
@@ -407,7 +418,9 @@ def test_incorrect_route_answers_from_relevant_web_evidence_only(standin, tavily
     assert out["context"] and all(block.origin == "web" for block in out["context"])  # local evidence discarded
     assert {block.source_url for block in out["context"]} <= {r["url"] for r in HIPAA_RESULTS}
     assert out["status"] == "answered" and "60" in out["answer"]
-    assert out["citations"] and all(c.origin == "web" and c.url.startswith("https://example.org/hipaa/") for c in out["citations"])
+    assert out["citations"] and all(
+        c.origin == "web" and c.url.startswith("https://example.org/hipaa/") for c in out["citations"]
+    )
     assert len(standin.requests("search")) == 1
     assert standin.requests("chat") == []
 
@@ -449,7 +462,9 @@ def test_web_search_disabled_per_run_is_skipped_and_says_why(standin, tavily_ser
     standin.set_script(search=[{"results": HIPAA_RESULTS}])
     out = run_graph("What is the HIPAA breach notification deadline?", tavily_services, allow_web=False)
 
-    assert out["web_attempts"] == [{"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}]
+    assert out["web_attempts"] == [
+        {"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}
+    ]
     assert "web_search: disabled for this run" in out["trace"]
     assert out["web_provider"] is None
     assert all(block.origin != "web" for block in out["context"])
@@ -461,16 +476,28 @@ def test_web_search_disabled_per_run_is_skipped_and_says_why(standin, tavily_ser
 
 
 def _secondary(query: str, k: int) -> list[Evidence]:
-    return [Evidence(chunk_id="c1", text="Commentary on DPIAs.", citation="Commentary", document="Commentary",
-                     collection="secondary", hierarchy_rank=3)][:k]
+    return [
+        Evidence(
+            chunk_id="c1",
+            text="Commentary on DPIAs.",
+            citation="Commentary",
+            document="Commentary",
+            collection="secondary",
+            hierarchy_rank=3,
+        )
+    ][:k]
 
 
 def test_make_web_search_builds_tavily_only_with_a_key_and_in_the_configured_order(tmp_path, models_dir):
     settings = make_settings(
-        tmp_path / "data", models_dir,
-        tavily_api_key=TAVILY_KEY, tavily_base_url="http://127.0.0.1:9",
+        tmp_path / "data",
+        models_dir,
+        tavily_api_key=TAVILY_KEY,
+        tavily_base_url="http://127.0.0.1:9",
         web_providers=["duckduckgo", "tavily", "secondary"],
-        web_timeout_s=1.5, web_cache_ttl_s=120.0, web_failure_cooldown_s=30.0,
+        web_timeout_s=1.5,
+        web_cache_ttl_s=120.0,
+        web_failure_cooldown_s=30.0,
     )
     web = make_web_search(settings, _secondary)
     try:
@@ -486,14 +513,18 @@ def test_make_web_search_builds_tavily_only_with_a_key_and_in_the_configured_ord
     finally:
         web.close()
 
-    keyless = make_settings(tmp_path / "data", models_dir, tavily_api_key=None, web_providers=["tavily", "duckduckgo", "secondary"])
+    keyless = make_settings(
+        tmp_path / "data", models_dir, tavily_api_key=None, web_providers=["tavily", "duckduckgo", "secondary"]
+    )
     web = make_web_search(keyless, _secondary)
     try:
         assert [p.name for p in web.providers] == ["duckduckgo", "secondary"]
     finally:
         web.close()
 
-    tavily_first = make_settings(tmp_path / "data", models_dir, tavily_api_key=TAVILY_KEY, web_providers=["tavily", "secondary"])
+    tavily_first = make_settings(
+        tmp_path / "data", models_dir, tavily_api_key=TAVILY_KEY, web_providers=["tavily", "secondary"]
+    )
     web = make_web_search(tavily_first, _secondary)
     try:
         assert [p.name for p in web.providers] == ["tavily", "secondary"]

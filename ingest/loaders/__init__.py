@@ -105,7 +105,9 @@ def _structured(path: Path, data: bytes) -> tuple[dict[str, Any], list[Unit] | N
     rows = payload.get("paragraphs") if isinstance(payload, dict) else payload
     if isinstance(rows, list) and rows:
         first = rows[0] if isinstance(rows[0], dict) else {}
-        inferred = act_metadata(first.get("citation", "")) if first.get("citation", "").startswith(("GDPR", "EHDS")) else {}
+        inferred = (
+            act_metadata(first.get("citation", "")) if first.get("citation", "").startswith(("GDPR", "EHDS")) else {}
+        )
         if inferred:
             inferred["citation"] = inferred["instrument"] = first["citation"].split()[0]
             inferred["title"] = f"{inferred['instrument']} ({path.name})"

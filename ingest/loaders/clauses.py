@@ -13,8 +13,16 @@ CLAUSE_FIELDS = ("text", "section", "clause_id", "benefit_name", "limits", "wait
 
 def is_clause_json(payload: Any) -> bool:
     rows = payload.get("clauses") if isinstance(payload, dict) else payload
-    return isinstance(rows, list) and bool(rows) and isinstance(rows[0], dict) and "text" in rows[0] and (
-        isinstance(payload, dict) and "clauses" in payload or any(k in rows[0] for k in ("clause_id", "benefit_name", "section"))
+    return (
+        isinstance(rows, list)
+        and bool(rows)
+        and isinstance(rows[0], dict)
+        and "text" in rows[0]
+        and (
+            isinstance(payload, dict)
+            and "clauses" in payload
+            or any(k in rows[0] for k in ("clause_id", "benefit_name", "section"))
+        )
     )
 
 
@@ -30,13 +38,19 @@ def clause_units(payload: Any, path: Path, citation: str) -> tuple[dict[str, Any
             raise LoaderError(f"{path}: clause {number} has no text")
         unknown = set(row) - set(CLAUSE_FIELDS)
         if unknown:
-            raise LoaderError(f"{path}: clause {number} has unknown fields {sorted(unknown)}; allowed: {list(CLAUSE_FIELDS)}")
+            raise LoaderError(
+                f"{path}: clause {number} has unknown fields {sorted(unknown)}; allowed: {list(CLAUSE_FIELDS)}"
+            )
         clause_id = str(row.get("clause_id") or number)
         section = str(row.get("section") or "")
         first = text.split("\n", 1)[0].split(". ", 1)[0]
         heading = len(first.split()) <= 8 or _DEFINED_TERM_RE.match(first)  # a heading, or "Accident means ..."
         name = str(row.get("benefit_name") or benefit_name(first if heading else section))
-        key = section_key(name, section) if section_key(section) not in ("definitions", "exclusions") else section_key(section)
+        key = (
+            section_key(name, section)
+            if section_key(section) not in ("definitions", "exclusions")
+            else section_key(section)
+        )
         body = text
         if row.get("limits"):
             body += f"\nLimits: {row['limits']}"

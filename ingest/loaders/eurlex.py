@@ -44,7 +44,9 @@ def act_metadata(title: str) -> dict[str, Any]:
     }
 
 
-def _units(recitals: list[tuple[str, str]], article_lines: list[str], annexes: list[tuple[str, str]], instrument: str) -> list[Unit]:
+def _units(
+    recitals: list[tuple[str, str]], article_lines: list[str], annexes: list[tuple[str, str]], instrument: str
+) -> list[Unit]:
     units = [Unit(text, f"{instrument} Recital {n}", "Recitals", extra={"kind": "recital"}) for n, text in recitals]
     for unit in split_units([(line, None) for line in article_lines], instrument, "primary_law"):
         unit.extra["kind"] = "article_paragraph"
@@ -54,6 +56,7 @@ def _units(recitals: list[tuple[str, str]], article_lines: list[str], annexes: l
 
 
 # Formex 4 XML
+
 
 def _formex_text(element: ET.Element) -> str:
     """Text of an element with quotes restored and list items on their own lines."""
@@ -111,7 +114,11 @@ def load_formex(path: Path) -> tuple[dict[str, Any], list[Unit]]:
             if heading:
                 lines.append(heading.replace("\n", " "))
         elif element.tag == "ARTICLE":
-            lines.append(f"{element.findtext('TI.ART', '').strip()} - {_formex_text(element.find('STI.ART')) if element.find('STI.ART') is not None else ''}".rstrip(" -"))
+            lines.append(
+                f"{element.findtext('TI.ART', '').strip()} - {_formex_text(element.find('STI.ART')) if element.find('STI.ART') is not None else ''}".rstrip(
+                    " -"
+                )
+            )
             for child in element:
                 if child.tag == "PARAG":
                     number = (child.findtext("NO.PARAG") or "").strip()
@@ -127,6 +134,7 @@ def load_formex(path: Path) -> tuple[dict[str, Any], list[Unit]]:
 
 
 # CONVEX XHTML
+
 
 class _ConvexParser(HTMLParser):
     """Collects the lines of each top-level subdivision (rct_N, art_N, anx_N) and chapter headings."""

@@ -70,17 +70,21 @@ def _describe(resource: dict[str, Any]) -> str:
     if kind == "Condition":
         onset = resource.get("onsetDateTime") or resource.get("recordedDate") or ""
         status = _status(resource.get("clinicalStatus"))
-        return f"- {_coding(resource.get('code'))}" + (f", onset {onset}" if onset else "") + (f", {status}" if status else "")
+        return (
+            f"- {_coding(resource.get('code'))}"
+            + (f", onset {onset}" if onset else "")
+            + (f", {status}" if status else "")
+        )
     if kind in ("MedicationStatement", "MedicationRequest"):
-        medication = _coding(resource.get("medicationCodeableConcept")) or resource.get("medicationReference", {}).get("display", "")
+        medication = _coding(resource.get("medicationCodeableConcept")) or resource.get("medicationReference", {}).get(
+            "display", ""
+        )
         dosage = resource.get("dosage") or resource.get("dosageInstruction") or []
         dose = "; ".join(d.get("text", "") for d in dosage if d.get("text"))
         status = resource.get("status", "")
         return f"- {medication}" + (f": {dose}" if dose else "") + (f" ({status})" if status else "")
     if kind == "AllergyIntolerance":
-        reactions = [
-            _coding(m) for r in resource.get("reaction") or [] for m in r.get("manifestation") or []
-        ]
+        reactions = [_coding(m) for r in resource.get("reaction") or [] for m in r.get("manifestation") or []]
         criticality = resource.get("criticality", "")
         text = f"- {_coding(resource.get('code'))}"
         if reactions:
@@ -105,7 +109,9 @@ def _describe(resource: dict[str, Any]) -> str:
 def _patient_unit(patient: dict[str, Any], organisations: dict[str, dict[str, Any]], citation: str) -> Unit:
     lines = [_patient_line(patient) + "."]
     if patient.get("gender") or patient.get("birthDate"):
-        lines.append(f"Gender: {patient.get('gender', 'unknown')}. Date of birth: {patient.get('birthDate', 'unknown')}.")
+        lines.append(
+            f"Gender: {patient.get('gender', 'unknown')}. Date of birth: {patient.get('birthDate', 'unknown')}."
+        )
     for address in patient.get("address") or []:
         parts = [*(address.get("line") or []), address.get("city", ""), address.get("postalCode", "")]
         lines.append("Address: " + ", ".join(p for p in parts if p) + ".")
@@ -122,7 +128,9 @@ def _patient_unit(patient: dict[str, Any], organisations: dict[str, dict[str, An
 
 def fhir_units(data: dict[str, Any], citation: str) -> list[Unit]:
     """Units of a FHIR resource or bundle; the patient's identity is repeated in each."""
-    resources = [e.get("resource", {}) for e in data.get("entry") or []] if data.get("resourceType") == "Bundle" else [data]
+    resources = (
+        [e.get("resource", {}) for e in data.get("entry") or []] if data.get("resourceType") == "Bundle" else [data]
+    )
     by_url = {e.get("fullUrl", ""): e.get("resource", {}) for e in data.get("entry") or []}
     organisations = {url: r for url, r in by_url.items() if r.get("resourceType") == "Organization"}
     organisations.update({f"Organization/{r.get('id')}": r for r in organisations.values()})
@@ -137,5 +145,7 @@ def fhir_units(data: dict[str, Any], citation: str) -> list[Unit]:
         groups[_GROUPS.get(kind, kind)].append(_describe(resource))
     extra = {"patient_id": patients[0].get("id")} if patients else {}
     for group, lines in groups.items():
-        units.append(Unit(f"{group} of {header}:\n" + "\n".join(lines), f"{citation} - {group}", group, extra=dict(extra)))
+        units.append(
+            Unit(f"{group} of {header}:\n" + "\n".join(lines), f"{citation} - {group}", group, extra=dict(extra))
+        )
     return units

@@ -19,7 +19,9 @@ from ingest.structure import Line
 from ingest.units import LoaderError
 
 _PAGE_NUMBER_RE = re.compile(r"^\s*(page\s*)?\d{1,4}(\s*(of|/)\s*\d{1,4})?\s*$", re.I)
-_ITEM_START_RE = re.compile(r"^\s*(\d{1,2}(\.\d{1,2}){0,4}\.?\s|\([a-z0-9ivx]{1,4}\)\s|[a-z0-9ivx]{1,4}\)\s|[•●▪◦\-–*]\s)", re.I)
+_ITEM_START_RE = re.compile(
+    r"^\s*(\d{1,2}(\.\d{1,2}){0,4}\.?\s|\([a-z0-9ivx]{1,4}\)\s|[a-z0-9ivx]{1,4}\)\s|[•●▪◦\-–*]\s)", re.I
+)
 _END_RE = re.compile(r"[.:;!?]\s*$")
 
 

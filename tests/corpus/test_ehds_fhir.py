@@ -73,23 +73,53 @@ EHDS_TOPICS: dict[str, tuple[str, str]] = {
 _SD = "https://fhir.hl7.org.uk/StructureDefinition/"
 FHIR_DOCUMENTS: dict[str, tuple[str, str, date, str]] = {
     "FHIR UK Core Overview": (
-        "fhir_ukcore_overview", "UKCore.R4.STU.02.00.00 2.0.0", date(2025, 6, 20), "https://simplifier.net/hl7fhirukcorer4"
+        "fhir_ukcore_overview",
+        "UKCore.R4.STU.02.00.00 2.0.0",
+        date(2025, 6, 20),
+        "https://simplifier.net/hl7fhirukcorer4",
     ),
     "FHIR UK Core Terminology": (
-        "fhir_ukcore_terminology", "UKCore.R4.STU.02.00.00 2.0.0", date(2025, 6, 20), "https://simplifier.net/hl7fhirukcorer4"
+        "fhir_ukcore_terminology",
+        "UKCore.R4.STU.02.00.00 2.0.0",
+        date(2025, 6, 20),
+        "https://simplifier.net/hl7fhirukcorer4",
     ),
-    "FHIR UK Core UKCore-Patient": ("fhir_ukcore_patient", "UKCore-Patient 2.6.1", date(2024, 7, 23), _SD + "UKCore-Patient"),
+    "FHIR UK Core UKCore-Patient": (
+        "fhir_ukcore_patient",
+        "UKCore-Patient 2.6.1",
+        date(2024, 7, 23),
+        _SD + "UKCore-Patient",
+    ),
     "FHIR UK Core NHS Number identifier": (
-        "fhir_ukcore_nhs_number", "UKCore-Patient 2.6.1", date(2024, 7, 23), _SD + "UKCore-Patient"
+        "fhir_ukcore_nhs_number",
+        "UKCore-Patient 2.6.1",
+        date(2024, 7, 23),
+        _SD + "UKCore-Patient",
     ),
-    "FHIR UK Core UKCore-Condition": ("fhir_ukcore_condition", "UKCore-Condition 2.6.0", date(2024, 6, 7), _SD + "UKCore-Condition"),
+    "FHIR UK Core UKCore-Condition": (
+        "fhir_ukcore_condition",
+        "UKCore-Condition 2.6.0",
+        date(2024, 6, 7),
+        _SD + "UKCore-Condition",
+    ),
     "FHIR UK Core UKCore-AllergyIntolerance": (
-        "fhir_ukcore_allergyintolerance", "UKCore-AllergyIntolerance 2.5.0", date(2024, 7, 11), _SD + "UKCore-AllergyIntolerance"
+        "fhir_ukcore_allergyintolerance",
+        "UKCore-AllergyIntolerance 2.5.0",
+        date(2024, 7, 11),
+        _SD + "UKCore-AllergyIntolerance",
     ),
     "FHIR UK Core UKCore-MedicationRequest": (
-        "fhir_ukcore_medicationrequest", "UKCore-MedicationRequest 2.5.0", date(2024, 7, 11), _SD + "UKCore-MedicationRequest"
+        "fhir_ukcore_medicationrequest",
+        "UKCore-MedicationRequest 2.5.0",
+        date(2024, 7, 11),
+        _SD + "UKCore-MedicationRequest",
     ),
-    "FHIR UK Core UKCore-Encounter": ("fhir_ukcore_encounter", "UKCore-Encounter 2.5.0", date(2023, 12, 12), _SD + "UKCore-Encounter"),
+    "FHIR UK Core UKCore-Encounter": (
+        "fhir_ukcore_encounter",
+        "UKCore-Encounter 2.5.0",
+        date(2023, 12, 12),
+        _SD + "UKCore-Encounter",
+    ),
 }
 
 # (document citation, official paragraph citation, exact substring), each checked against the official text.
@@ -140,7 +170,10 @@ FHIR_FACTS: list[tuple[str, str]] = [
     ("FHIR UK Core UKCore-Patient", "https://fhir.nhs.uk/Id/nhs-number"),
     ("FHIR UK Core NHS Number identifier", "https://fhir.nhs.uk/Id/nhs-number"),
     ("FHIR UK Core NHS Number identifier", "https://fhir.hl7.org.uk/ValueSet/UKCore-NHSNumberVerificationStatus"),
-    ("FHIR UK Core NHS Number identifier", "in England and Wales, Patient.identifier SHOULD include the patient's NHS number"),
+    (
+        "FHIR UK Core NHS Number identifier",
+        "in England and Wales, Patient.identifier SHOULD include the patient's NHS number",
+    ),
     ("FHIR UK Core Overview", "v4.0.1"),
     ("FHIR UK Core Overview", "published by HL7 UK"),
     ("FHIR UK Core Terminology", "http://snomed.info/sct"),
@@ -244,9 +277,7 @@ def test_fhir_uk_core_document_present_and_valid(health_governance: dict[str, Sh
 
 
 def test_no_unexpected_ehds_or_fhir_documents(health_governance: dict[str, ShippedDocument]) -> None:
-    ours = {
-        c for c, d in health_governance.items() if d.path.name.startswith(("ehds_art_", "fhir_ukcore_"))
-    }
+    ours = {c for c, d in health_governance.items() if d.path.name.startswith(("ehds_art_", "fhir_ukcore_"))}
     assert ours == {_ehds_citation(n) for n in EHDS_ARTICLES} | set(FHIR_DOCUMENTS)
 
 
@@ -263,11 +294,7 @@ def test_ehds_fact_in_its_paragraph(health_governance: dict[str, ShippedDocument
 
 
 def _official_paragraphs() -> dict[str, str] | None:
-    path = Path(
-        os.environ.get(
-            "POLICYRAG_EHDS_PARAGRAPHS", "/work/shared/corpora/ehds/ehds_2025_327_paragraphs.jsonl"
-        )
-    )
+    path = Path(os.environ.get("POLICYRAG_EHDS_PARAGRAPHS", "/work/shared/corpora/ehds/ehds_2025_327_paragraphs.jsonl"))
     if not path.is_file():
         return None
     rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())

@@ -56,40 +56,92 @@ REQUIRED_DEFINITIONS = [
 # (question topic, exact substring only in the individual wording, exact substring only in the group wording)
 DIFFERENCES = [
     ("cataract limit", "25% of Sum Insured up to Rs. 40,000 per eye", "Rs. 60,000 per eye"),
-    ("cataract limit wording", "Expenses for cataract surgery are payable up to 25%", "Expenses for cataract surgery are payable as per the Table of Benefits"),
+    (
+        "cataract limit wording",
+        "Expenses for cataract surgery are payable up to 25%",
+        "Expenses for cataract surgery are payable as per the Table of Benefits",
+    ),
     ("co-payment", "A Co-payment of 20% of every admissible claim", "No Co-payment shall apply to any claim"),
     ("co-payment age trigger", "aged 61 years or above", "irrespective of the Age of the Insured Person"),
     ("room rent", "Room Rent is limited to 1% of the Sum Insured per day", "No limit shall apply to Room Rent"),
-    ("ICU room limit", "2% of the Sum Insured per day", "Room Rent and Intensive Care Unit charges are payable as actually charged"),
-    ("proportionate deduction", "Associated Medical Expenses shall be reduced in the same proportion", "no proportionate reduction of any other expenses"),
-    ("pre-existing disease waiting period", "until the expiry of 36 months of continuous coverage", "The waiting period for Pre-existing Diseases is waived"),
-    ("specified disease waiting period", "until the expiry of 24 months of continuous coverage", "until the expiry of 12 months of continuous coverage"),
+    (
+        "ICU room limit",
+        "2% of the Sum Insured per day",
+        "Room Rent and Intensive Care Unit charges are payable as actually charged",
+    ),
+    (
+        "proportionate deduction",
+        "Associated Medical Expenses shall be reduced in the same proportion",
+        "no proportionate reduction of any other expenses",
+    ),
+    (
+        "pre-existing disease waiting period",
+        "until the expiry of 36 months of continuous coverage",
+        "The waiting period for Pre-existing Diseases is waived",
+    ),
+    (
+        "specified disease waiting period",
+        "until the expiry of 24 months of continuous coverage",
+        "until the expiry of 12 months of continuous coverage",
+    ),
     ("maternity waiting period", "maternity waiting period of 2 years", "maternity waiting period of 9 months"),
     ("maternity limit", "up to Rs. 30,000 per delivery", "up to Rs. 50,000 per delivery"),
     ("newborn baby", "Expenses of the newborn baby are not covered", "The newborn baby is covered from day one"),
-    ("free look period", "A Free Look Period of 30 days", "The Free Look Period is not applicable to this Group Policy"),
+    (
+        "free look period",
+        "A Free Look Period of 30 days",
+        "The Free Look Period is not applicable to this Group Policy",
+    ),
     ("hospital daily cash", "Rs. 1,000 per day", "Rs. 1,500 per day"),
-    ("hospital daily cash maximum days", "up to a maximum of 30 days per Policy Year", "up to a maximum of 45 days per Policy Year"),
+    (
+        "hospital daily cash maximum days",
+        "up to a maximum of 30 days per Policy Year",
+        "up to a maximum of 45 days per Policy Year",
+    ),
     ("ICU daily cash", "Rs. 2,000 per day", "Rs. 3,000 per day"),
-    ("ICU daily cash maximum days", "up to a maximum of 10 days per Policy Year", "up to a maximum of 15 days per Policy Year"),
+    (
+        "ICU daily cash maximum days",
+        "up to a maximum of 10 days per Policy Year",
+        "up to a maximum of 15 days per Policy Year",
+    ),
     ("road ambulance", "up to Rs. 2,000 per hospitalisation", "up to Rs. 3,000 per hospitalisation"),
     ("critical illness survival period", "survival period of 30 days", "survival period of 15 days"),
     ("entry age", "18 years to 65 years", "18 years to 70 years"),
-    ("renewal", "This Rider is renewable lifelong", "This Rider is renewable annually along with the Group Base Policy"),
+    (
+        "renewal",
+        "This Rider is renewable lifelong",
+        "This Rider is renewable annually along with the Group Base Policy",
+    ),
     ("cancellation notice", "by giving 7 days' written notice", "by giving 30 days' written notice"),
     ("UIN", "ASTHLIP26001V012627", "ASTHLGP26002V012627"),
-    ("table of benefits", "Payment is limited to the Sum Insured and is subject to the sub-limits", "3.10 Table of Benefits"),
+    (
+        "table of benefits",
+        "Payment is limited to the Sum Insured and is subject to the sub-limits",
+        "3.10 Table of Benefits",
+    ),
 ]
 
 # Exact substrings that both wordings share word for word.
 SHARED = [
-    ("initial waiting period", "within 30 days from the first commencement date of this Rider shall be excluded, except claims arising due to an Accident"),
-    ("emergency notification", "within 48 hours of admission or before discharge from the Hospital, whichever is earlier"),
+    (
+        "initial waiting period",
+        "within 30 days from the first commencement date of this Rider shall be excluded, except claims arising due to an Accident",
+    ),
+    (
+        "emergency notification",
+        "within 48 hours of admission or before discharge from the Hospital, whichever is earlier",
+    ),
     ("planned notification", "at least 48 hours before admission"),
     ("reimbursement documents", "within 30 days of discharge from the Hospital"),
-    ("grace period annual", "A Grace Period of 30 days is allowed for payment of premium where the premium is payable annually"),
+    (
+        "grace period annual",
+        "A Grace Period of 30 days is allowed for payment of premium where the premium is payable annually",
+    ),
     ("grace period monthly", "a Grace Period of 15 days where the premium is payable monthly"),
-    ("pre and post hospitalisation", "in the 30 days immediately before the date of admission and in the 60 days immediately after the date of discharge"),
+    (
+        "pre and post hospitalisation",
+        "in the 30 days immediately before the date of admission and in the 60 days immediately after the date of discharge",
+    ),
     ("critical illness waiting period", "within 90 days of the first commencement date of the cover under Clause 3.9"),
     ("critical illness lump sum", "100% of the Critical Illness Sum Insured as a lump sum"),
     ("AYUSH", "taken in an AYUSH Hospital for at least 24 consecutive hours, up to the Sum Insured"),

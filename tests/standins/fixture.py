@@ -25,7 +25,9 @@ class StandIn:
         return f"http://127.0.0.1:{self.port}"
 
     def set_script(self, chat: list[dict] | None = None, search: list[dict] | None = None, cycle: bool = False) -> None:
-        self.script.write_text(json.dumps({"chat": chat or [], "search": search or [], "cycle": cycle}), encoding="utf-8")
+        self.script.write_text(
+            json.dumps({"chat": chat or [], "search": search or [], "cycle": cycle}), encoding="utf-8"
+        )
 
     def requests(self, kind: str | None = None) -> list[dict]:
         if not self.log.exists():
@@ -44,7 +46,9 @@ def start_standin(folder: Path) -> StandIn:
     script.write_text("{}", encoding="utf-8")
     process = subprocess.Popen(
         [sys.executable, "-m", "tests.standins.server", str(script), str(log)],
-        cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True,
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     line = process.stdout.readline()  # blocks until the server is listening (or exits)
     if not line.startswith("PORT "):

@@ -67,10 +67,25 @@ def make_handler(script: Script, log: Path, stop: threading.Event):
                 request = json.loads(raw or b"{}")
             except json.JSONDecodeError:
                 request = {"raw": raw.decode("utf-8", "replace")}
-            kind = "chat" if self.path.endswith("/chat/completions") else "search" if self.path.endswith("/search") else None
+            kind = (
+                "chat"
+                if self.path.endswith("/chat/completions")
+                else "search"
+                if self.path.endswith("/search")
+                else None
+            )
             with log.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps({"path": self.path, "kind": kind, "request": request,
-                                         "authorization": bool(self.headers.get("Authorization"))}) + "\n")
+                handle.write(
+                    json.dumps(
+                        {
+                            "path": self.path,
+                            "kind": kind,
+                            "request": request,
+                            "authorization": bool(self.headers.get("Authorization")),
+                        }
+                    )
+                    + "\n"
+                )
             if kind is None:
                 self._send(404, b'{"error": "unknown path"}')
                 return
@@ -82,7 +97,9 @@ def make_handler(script: Script, log: Path, stop: threading.Event):
                 self._send(200, b"<html>this is not json")
                 return
             if "status" in reply:
-                body = json.dumps(reply.get("body") or {"error": {"message": "scripted failure", "type": "error"}}).encode()
+                body = json.dumps(
+                    reply.get("body") or {"error": {"message": "scripted failure", "type": "error"}}
+                ).encode()
                 self.send_response(reply["status"])
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -92,7 +109,12 @@ def make_handler(script: Script, log: Path, stop: threading.Event):
                 self.wfile.write(body)
                 return
             if kind == "search":
-                self._send(200, json.dumps({"query": request.get("query"), "results": reply.get("results", []), "response_time": 0.01}).encode())
+                self._send(
+                    200,
+                    json.dumps(
+                        {"query": request.get("query"), "results": reply.get("results", []), "response_time": 0.01}
+                    ).encode(),
+                )
                 return
             self._chat(request, reply.get("text", ""))
 
@@ -101,8 +123,13 @@ def make_handler(script: Script, log: Path, stop: threading.Event):
             created = int(time.time())
             if not request.get("stream"):
                 body = {
-                    "id": "chatcmpl-standin", "object": "chat.completion", "created": created, "model": model,
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                    "id": "chatcmpl-standin",
+                    "object": "chat.completion",
+                    "created": created,
+                    "model": model,
+                    "choices": [
+                        {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                    ],
                     "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
                 }
                 self._send(200, json.dumps(body).encode())
@@ -113,12 +140,22 @@ def make_handler(script: Script, log: Path, stop: threading.Event):
             words = text.split(" ")
             for index, word in enumerate(words):
                 piece = word if index == 0 else f" {word}"
-                chunk = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": created, "model": model,
-                         "choices": [{"index": 0, "delta": {"role": "assistant", "content": piece}, "finish_reason": None}]}
+                chunk = {
+                    "id": "chatcmpl-standin",
+                    "object": "chat.completion.chunk",
+                    "created": created,
+                    "model": model,
+                    "choices": [{"index": 0, "delta": {"role": "assistant", "content": piece}, "finish_reason": None}],
+                }
                 self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.flush()
-            done = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": created, "model": model,
-                    "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+            done = {
+                "id": "chatcmpl-standin",
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            }
             self.wfile.write(f"data: {json.dumps(done)}\n\ndata: [DONE]\n\n".encode())
             self.wfile.flush()
 
