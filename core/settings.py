@@ -87,7 +87,10 @@ class Settings(BaseSettings):
     web_failure_cooldown_s: float = Field(60.0, ge=0, description="How long a failed provider is skipped.")
     correct_threshold: float = Field(0.6, ge=0, le=1, description="Best-chunk confidence for CORRECT.")
     incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
-    top_k: int = Field(5, ge=1, le=50, description="Chunks retrieved per question.")
+    top_k: int = Field(5, ge=1, le=50, description="Chunks retrieved per question (a run may ask for another k).")
+    compare_top_k: int = Field(
+        6, ge=1, le=50, description="Clauses retrieved per wording when two wordings are compared."
+    )
     policy_collections: list[str] = Field(["insurance"], description="Collections holding policy wordings.")
     policy_evidence_floor: float = Field(
         0.5,

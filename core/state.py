@@ -1,4 +1,4 @@
-"""The corrective-RAG graph's schemas: what callers give, what the graph tracks, what callers get.
+"""What the graphs track between nodes (internal); their inputs and outputs are in core/schemas.py.
 
 They live in core/ so that nodes never import graph/ (no circular imports).
 """
@@ -6,12 +6,10 @@ They live in core/ so that nodes never import graph/ (no circular imports).
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
+from core.schemas import ComparePoint, CompareSide, Route, Status, Step, TrustGrade, WebAttempt
 from core.types import Citation, Evidence
-
-Route = Literal["CORRECT", "AMBIGUOUS", "INCORRECT"]
-Status = Literal["answered", "refused", "evidence_only"]
 
 
 def merge_latency(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
@@ -22,35 +20,19 @@ def merge_latency(left: dict[str, float] | None, right: dict[str, float] | None)
     return merged
 
 
-class TrustGrade(TypedDict):
-    grade: Literal["high", "medium", "low"]
-    rationale: str
-
-
-class WebAttempt(TypedDict):
-    provider: str
-    status: Literal["ok", "empty", "failed", "timeout", "skipped", "cached"]
-    detail: str
-
-
-class GraphInput(TypedDict):
-    """What a caller gives."""
-
-    question: str
-    collection: NotRequired[str | None]
-    filters: NotRequired[dict[str, Any]]
-    top_k: NotRequired[int]
+def merge_clauses(
+    left: dict[str, list[Evidence]] | None, right: dict[str, list[Evidence]] | None
+) -> dict[str, list[Evidence]]:
+    """The compare branches each add their own side's clauses."""
+    return {**(left or {}), **(right or {})}
 
 
 class GraphState(TypedDict, total=False):
-    """Everything the graph tracks between nodes."""
+    """Everything the corrective RAG graph tracks between nodes."""
 
     question: str
-    collection: str | None
-    filters: dict[str, Any]
-    top_k: int
     query: str
-    evidence: list[Evidence]
+    candidates: list[Evidence]  # retrieved, then graded: best first
     route: Route
     initial_route: Route
     confidence: float
@@ -62,7 +44,8 @@ class GraphState(TypedDict, total=False):
     web_provider: str | None
     web_attempts: list[WebAttempt]
     web_ran: bool
-    context: list[Evidence]
+    evidence: list[Evidence]  # what the answer was written from, or the weak candidates when it refused
+    evidence_used: bool
     answer: str
     status: Status
     status_detail: str
@@ -74,33 +57,8 @@ class GraphState(TypedDict, total=False):
     new_evidence: bool
     cacheable: bool
     latency_ms: Annotated[dict[str, float], merge_latency]
+    steps: Annotated[list[Step], operator.add]
     trace: Annotated[list[str], operator.add]
-
-
-class GraphOutput(TypedDict, total=False):
-    """What a caller gets back."""
-
-    question: str
-    answer: str
-    status: Status
-    status_detail: str
-    route: Route
-    initial_route: Route
-    confidence: float
-    trust_grade: TrustGrade
-    provenance: dict[str, Any]
-    citations: list[Citation]
-    coverage_type: str | None
-    removed_citations: list[str]
-    context: list[Evidence]
-    evidence: list[Evidence]
-    refine_stats: dict[str, int]
-    generator: str
-    web_provider: str | None
-    web_attempts: list[WebAttempt]
-    cacheable: bool
-    latency_ms: dict[str, float]
-    trace: list[str]
 
 
 class CompareInput(TypedDict):
@@ -109,8 +67,6 @@ class CompareInput(TypedDict):
     question: str
     a: dict[str, Any]
     b: dict[str, Any]
-    collection: NotRequired[str | None]
-    top_k: NotRequired[int]
 
 
 class SideTask(TypedDict):
@@ -119,24 +75,15 @@ class SideTask(TypedDict):
     question: str
     side: Literal["a", "b"]
     filters: dict[str, Any]
-    top_k: int
 
 
 class CompareState(TypedDict, total=False):
     question: str
     a: dict[str, Any]
     b: dict[str, Any]
-    collection: str | None
-    top_k: int
-    sides: Annotated[list[dict[str, Any]], operator.add]
-    points: list[dict[str, Any]]
+    sides: Annotated[list[CompareSide], operator.add]
+    clauses: Annotated[dict[str, list[Evidence]], merge_clauses]
+    points: list[ComparePoint]
     summary: str
     latency_ms: Annotated[dict[str, float], merge_latency]
-
-
-class CompareOutput(TypedDict, total=False):
-    question: str
-    sides: list[dict[str, Any]]
-    points: list[dict[str, Any]]
-    summary: str
-    latency_ms: dict[str, float]
+    steps: Annotated[list[Step], operator.add]

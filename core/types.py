@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 Origin = Literal["local", "web", "secondary"]
+
+
+@dataclass(frozen=True)
+class SparseVector:
+    """Indices and values as Qdrant wants them."""
+
+    indices: list[int]
+    values: list[float]
 
 
 class Chunk(BaseModel):
@@ -48,6 +57,19 @@ class Chunk(BaseModel):
         }
 
 
+# Payload fields an evidence record shows (insurance clause facts and the kind of unit).
+PUBLIC_METADATA = frozenset(
+    ("coverage_type", "section_key", "benefit_name", "provider", "product", "variant", "category", "kind")
+)
+# How each coverage type of a policy clause reads in an answer ("unknown" says nothing).
+COVERAGE_LABELS = {
+    "covered": "Covered",
+    "not_covered": "Not covered",
+    "conditional": "Covered with conditions",
+    "unknown": "",
+}
+
+
 class Scores(BaseModel):
     """Every score kept apart, so grading can explain itself."""
 
@@ -69,7 +91,7 @@ class Evidence(BaseModel):
     doc_id: str = ""
     page: int | None = None
     section: str = ""
-    source_url: str = ""
+    url: str = Field("", description="Where the source text is published.")
     publisher: str = ""
     jurisdiction: str = ""
     document_type: str = ""
@@ -78,7 +100,7 @@ class Evidence(BaseModel):
     hierarchy_rank: int = 4
     origin: Origin = "local"
     retrieved_at: str | None = None
-    refs: list[str] = Field(default_factory=list)
+    refs: list[str] = Field(default_factory=list, exclude=True, description="Reference tokens (internal).")
     scores: Scores = Field(default_factory=Scores)
     confidence: float | None = Field(None, description="Graded relevance in [0, 1].")
     grade_explanation: str = ""
@@ -97,16 +119,25 @@ class Evidence(BaseModel):
             "confidence",
             "grade_explanation",
             "highlights",
+            "url",
         }
         fields = {key: payload[key] for key in known if payload.get(key) is not None}
-        extra = {k: v for k, v in payload.items() if k not in known and k not in {"title", "effective_from"}}
+        extra = {
+            k: v for k, v in payload.items() if k not in known and k not in {"title", "effective_from", "source_url"}
+        }
         return cls(
             **fields,
             document=payload.get("title", ""),
+            url=payload.get("source_url") or "",
             effective_from=str(payload.get("effective_from", "")),
             scores=scores,
             metadata=extra,
         )
+
+    @field_serializer("metadata")
+    def _public_metadata(self, metadata: dict[str, Any]) -> dict[str, Any]:
+        """Records show the payload fields users act on, not the whole sidecar."""
+        return {k: v for k, v in metadata.items() if k in PUBLIC_METADATA}
 
     @property
     def strips(self) -> str:

@@ -129,7 +129,10 @@ class ClientStore(VectorStore):
     @staticmethod
     def _hit(point: models.ScoredPoint) -> Hit:
         dense = point.vector.get(DENSE) if isinstance(point.vector, dict) else None
-        return Hit(str(point.id), float(point.score), point.payload, dense)
+        vector = (
+            [float(x) for x in dense] if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
+        )
+        return Hit(str(point.id), float(point.score), point.payload, vector)
 
     def counts_by(self, key: str) -> dict[str, int]:
         response = self._client.facet(self.name, key=key, limit=10_000, exact=True)

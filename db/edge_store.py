@@ -103,14 +103,15 @@ class EdgeStore(VectorStore):
             qe.Prefetch(limit=query.limit, query=dense, filter=flt),
             qe.Prefetch(limit=query.limit, query=sparse, filter=flt),
         ]
-        fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=qe.Fusion.Rrf(k=RRF_K))
+        rrf = qe.Fusion.Rrf(k=RRF_K)  # the engine accepts it; its type stubs do not list Rrf as a query
+        fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=rrf)  # type: ignore[arg-type]
         requests = [
             qe.QueryRequest(limit=query.limit, query=dense, filter=flt, with_payload=True),
             qe.QueryRequest(limit=query.limit, query=sparse, filter=flt, with_payload=True, with_vector=[DENSE]),
             qe.QueryRequest(
                 limit=query.limit,
                 prefetches=prefetches,
-                query=qe.Fusion.Rrf(k=RRF_K),
+                query=rrf,  # type: ignore[arg-type]
                 with_payload=True,
                 with_vector=[DENSE],
             ),

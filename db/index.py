@@ -84,10 +84,10 @@ class Backend(ABC):
     def collect_garbage(self) -> list[str]:
         """Remove unpublished and old generations nobody reads; returns what was removed."""
 
-    def discard(self, name: str) -> None:
+    def discard(self, name: str) -> None:  # noqa: B027  (a backend with nothing to remove keeps this default)
         """Remove a generation that failed to build."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  (a backend with nothing to release keeps this default)
         """Release the backend's own resources."""
 
 
@@ -106,7 +106,7 @@ class EdgeBackend(Backend):
     def create_generation(self, dimension: int) -> tuple[str, VectorStore]:
         self.index_dir.mkdir(parents=True, exist_ok=True)
         existing = self._generations()
-        number = int(_GEN_RE.match(existing[-1]).group(1)) + 1 if existing else 1
+        number = int(existing[-1].removeprefix("gen-")) + 1 if existing else 1
         name = f"gen-{number:06d}"
         return name, EdgeStore.create(self.index_dir / name, dimension)
 

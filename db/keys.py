@@ -97,7 +97,9 @@ class KeyStore:
                     budget,
                 ),
             )
-        return f"prag_{key_id}_{secret}", self.get(key_id)
+        key = self.get(key_id)
+        assert key is not None  # written in the same connection just above
+        return f"prag_{key_id}_{secret}", key
 
     def get(self, key_id: str) -> ApiKey | None:
         row = self._db.execute(
@@ -136,7 +138,8 @@ class KeyStore:
         return cursor.rowcount == 1
 
     def list(self) -> list[ApiKey]:
-        return [self.get(r[0]) for r in self._db.execute("SELECT key_id FROM api_keys ORDER BY created_at")]
+        keys = (self.get(r[0]) for r in self._db.execute("SELECT key_id FROM api_keys ORDER BY created_at"))
+        return [key for key in keys if key is not None]
 
     def close(self) -> None:
         self._db.close()

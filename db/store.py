@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from retrieval.sparse import SparseVector
+from core.types import SparseVector
 
 DENSE = "dense"
 SPARSE = "sparse"

@@ -27,7 +27,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a mistake must fail fast, not wa
 import numpy as np
 
 from core.settings import REPO_ROOT, Settings
-from retrieval.model_files import (
+from modelprep.model_files import (
     MAX_SEQ_LENGTH,
     MODEL_NAME,
     VARIANTS,
@@ -86,7 +86,9 @@ def load_paragraphs() -> tuple[list[str], str]:
 
 def make_chunks(paragraphs: list[str], n: int, seed: int = 7) -> list[str]:
     """~300-word chunks of consecutive paragraphs; later passes reshuffle the paragraphs."""
-    rng, chunks, order, words = random.Random(seed), [], list(paragraphs), []
+    rng, order = random.Random(seed), list(paragraphs)
+    chunks: list[str] = []
+    words: list[str] = []
     while len(chunks) < n:
         for text in order:
             words += text.split()

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -165,21 +166,22 @@ def single_query_latency(reader, request, mode: str) -> float:
     from db.edge_store import EdgeStore, edge_filter
     from db.store import RRF_K
 
-    filters = {"collection": "insurance"} if mode == "hybrid_filter" else {}
+    filters: dict[str, Any] = {"collection": "insurance"} if mode == "hybrid_filter" else {}
     if isinstance(reader, EdgeStore):
         import qdrant_edge as qe
 
-        flt = edge_filter(filters)
+        edge_flt = edge_filter(filters)
         dense = qe.Query.Nearest(request.dense, using="dense")
         sparse = qe.Query.Nearest(qe.SparseVector(request.sparse.indices, request.sparse.values), using="sparse")
         if mode in ("dense", "sparse"):
             q = qe.QueryRequest(limit=20, query=dense if mode == "dense" else sparse, with_payload=True)
         else:
             prefetches = [
-                qe.Prefetch(limit=50, query=dense, filter=flt),
-                qe.Prefetch(limit=50, query=sparse, filter=flt),
+                qe.Prefetch(limit=50, query=dense, filter=edge_flt),
+                qe.Prefetch(limit=50, query=sparse, filter=edge_flt),
             ]
-            q = qe.QueryRequest(limit=20, prefetches=prefetches, query=qe.Fusion.Rrf(k=RRF_K), with_payload=True)
+            rrf: Any = qe.Fusion.Rrf(k=RRF_K)  # accepted by the engine, missing from its type stubs
+            q = qe.QueryRequest(limit=20, prefetches=prefetches, query=rrf, with_payload=True)
         t = time.perf_counter()
         reader._shard.query(q)
         return time.perf_counter() - t
@@ -187,16 +189,20 @@ def single_query_latency(reader, request, mode: str) -> float:
     from qdrant_client import models
 
     flt = client_filter(filters)
-    sparse = models.SparseVector(indices=request.sparse.indices, values=request.sparse.values)
+    sparse_vector = models.SparseVector(indices=request.sparse.indices, values=request.sparse.values)
     t = time.perf_counter()
     if mode in ("dense", "sparse"):
         reader._client.query_points(
-            reader.name, query=request.dense if mode == "dense" else sparse, using=mode, limit=20, with_payload=True
+            reader.name,
+            query=request.dense if mode == "dense" else sparse_vector,
+            using=mode,
+            limit=20,
+            with_payload=True,
         )
     else:
         prefetch = [
             models.Prefetch(query=request.dense, using="dense", limit=50, filter=flt),
-            models.Prefetch(query=sparse, using="sparse", limit=50, filter=flt),
+            models.Prefetch(query=sparse_vector, using="sparse", limit=50, filter=flt),
         ]
         reader._client.query_points(
             reader.name, prefetch=prefetch, query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), limit=20, with_payload=True
@@ -216,7 +222,7 @@ def bench_model(chunks: int) -> dict:
             (folder / f"doc_{i:05d}.txt").write_text(text, encoding="utf-8")
         settings = Settings(data_dir=Path(tmp) / "data", models_dir=Settings().models_dir)
         resources = Resources(settings)
-        resources.embedder.dimension  # load the model before timing
+        _ = resources.embedder.dimension  # load the model before timing
         started = time.perf_counter()
         report = ingest(
             [folder],

@@ -96,9 +96,6 @@ class Question:
     kind: str  # "answerable" or "out_of_scope"
     collection: str | None = None
 
-    def graph_input(self) -> dict[str, Any]:
-        return {"question": self.text, **({"collection": self.collection} if self.collection else {})}
-
     def query_body(self) -> dict[str, Any]:
         return {"question": self.text, **({"collection": self.collection} if self.collection else {})}
 
@@ -249,7 +246,7 @@ def build_index(data_dir: Path) -> dict[str, Any]:
     seeded = seed_vector_cache(settings)
     resources = Resources(settings)
     try:
-        resources.embedder.dimension  # load the model before timing
+        _ = resources.embedder.dimension  # load the model before timing
         started = time.perf_counter()
         report = ingest(
             [CORPUS],
@@ -276,30 +273,31 @@ def build_index(data_dir: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------- 1. nodes
 
 
-def run_graph(services: Any, question: Question) -> tuple[float, dict[str, Any]]:
-    from graph import graph
-    from nodes.context import RunContext
+def run_graph(graph: Any, question: Question) -> tuple[float, Any]:
+    """(wall ms, the answer record) of one question through the graph."""
+    from core.schemas import RunContext
+    from graph.run import answer
 
     started = time.perf_counter()
-    out = graph.invoke(question.graph_input(), context=RunContext(services=services, generator="offline"))
-    return (time.perf_counter() - started) * 1000, out
+    record = answer(graph, question.text, RunContext(collection=question.collection, generator="offline"))
+    return (time.perf_counter() - started) * 1000, record
 
 
-def bench_nodes(services: Any, questions: list[Question]) -> dict[str, Any]:
-    run_graph(services, Question("warmup", WARMUP_QUESTION, "answerable"))  # model, web chain and answerer loaded
+def bench_nodes(graph: Any, questions: list[Question]) -> dict[str, Any]:
+    run_graph(graph, Question("warmup", WARMUP_QUESTION, "answerable"))  # model, web chain and answerer loaded
     rows = []
     for q in questions:
-        wall_ms, out = run_graph(services, q)
+        wall_ms, out = run_graph(graph, q)
         rows.append(
             {
                 "id": q.id,
                 "kind": q.kind,
-                "status": out.get("status"),
-                "route": out.get("route"),
-                "initial_route": out.get("initial_route"),
+                "status": out.status,
+                "route": out.route,
+                "initial_route": out.initial_route,
                 "e2e_ms": round(wall_ms, 2),
-                "latency_ms": out.get("latency_ms") or {},
-                "web": [a["status"] for a in out.get("web_attempts") or []],
+                "latency_ms": {node: ms for node, ms in out.latency_ms.items() if node != "total"},
+                "web": [a.status for a in out.web_attempts],
             }
         )
     names = [n for n in NODE_ORDER if any(n in r["latency_ms"] for r in rows)]
@@ -358,15 +356,15 @@ def run_level(
 
 
 def bench_throughput(
-    services: Any, questions: list[Question], levels: list[int], retrieval_total: int, graph_total: int
+    services: Any, graph: Any, questions: list[Question], levels: list[int], retrieval_total: int, graph_total: int
 ) -> dict[str, Any]:
     retriever, k = services.resources.retriever, services.settings.top_k
 
     def retrieve(q: Question) -> Any:
         return retriever.retrieve(q.text, {"collection": q.collection} if q.collection else None, k)
 
-    def whole_graph(q: Question) -> dict[str, Any]:
-        return run_graph(services, q)[1]
+    def whole_graph(q: Question) -> Any:
+        return run_graph(graph, q)[1]
 
     retrieval, graph_rows = [], []
     for c in levels:
@@ -375,8 +373,8 @@ def bench_throughput(
         print(f"  retrieval c={c}: {row['qps']} q/s, p50 {row['latency'].get('p50_ms')} ms", flush=True)
     for c in levels:
         row, outs = run_level(whole_graph, questions, c, graph_total)
-        row["web_attempts"] = dict(Counter(a["status"] for out in outs for a in out.get("web_attempts") or []))
-        row["status"] = dict(Counter(out.get("status") for out in outs))
+        row["web_attempts"] = dict(Counter(a.status for out in outs for a in out.web_attempts))
+        row["status"] = dict(Counter(out.status for out in outs))
         graph_rows.append(row)
         print(
             f"  graph c={c}: {row['qps']} q/s, p50 {row['latency'].get('p50_ms')} ms, web {row['web_attempts']}",
@@ -754,7 +752,7 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=RESULTS_DIR, help="folder for bench_service.json and plots/ (default evals/results)"
     )
     args = parser.parse_args(argv)
-    config = dict(QUICK if args.quick else FULL)
+    config: dict[str, Any] = dict(QUICK if args.quick else FULL)
     for key in config:
         if getattr(args, key, None) is not None:
             config[key] = getattr(args, key)
@@ -791,11 +789,13 @@ def main(argv: list[str] | None = None) -> int:
         write()
 
         if {"nodes", "throughput"} - set(args.skip):
-            from nodes.context import Services
+            from graph.crag import build_graph
+            from retrieval.services import Services
 
             # the web cache is off in process so that every run does the fallback's real work (questions repeat below)
             settings = bench_settings(data_dir, web_cache_ttl_s=0)
             services = Services(settings)
+            graph = build_graph(services)
             result["graph_settings"] = {
                 "web_providers": settings.web_providers,
                 "web_cache_ttl_s": settings.web_cache_ttl_s,
@@ -810,17 +810,22 @@ def main(argv: list[str] | None = None) -> int:
                 if "nodes" not in args.skip:
                     print(f"nodes: {len(questions)} questions ...", flush=True)
                     with CpuMeter() as meter:
-                        result["nodes"] = bench_nodes(services, questions)
+                        result["nodes"] = bench_nodes(graph, questions)
                     result["cpu"]["nodes"] = meter.result
                     print(f"  end to end {result['nodes']['end_to_end']['all']}", flush=True)
                     write()
                 if "throughput" not in args.skip:
                     print(f"throughput at {config['levels']} ...", flush=True)
                     if "nodes" in args.skip:
-                        run_graph(services, Question("warmup", WARMUP_QUESTION, "answerable"))
+                        run_graph(graph, Question("warmup", WARMUP_QUESTION, "answerable"))
                     with CpuMeter() as meter:
                         result["throughput"] = bench_throughput(
-                            services, questions, config["levels"], config["retrieval_total"], config["graph_total"]
+                            services,
+                            graph,
+                            questions,
+                            config["levels"],
+                            config["retrieval_total"],
+                            config["graph_total"],
                         )
                     result["cpu"]["throughput"] = meter.result
                     result["throughput"]["note"] = (

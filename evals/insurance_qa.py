@@ -65,10 +65,12 @@ def main() -> int:
     if not PDF.exists() or not QA.exists():
         print(f"needs {PDF} and {QA}", file=sys.stderr)
         return 2
-    from graph import graph
+    from core.schemas import RunContext
+    from graph.crag import build_graph
+    from graph.run import answer
     from ingest.pipeline import ingest
-    from nodes.context import RunContext, Services
     from retrieval.resources import Resources
+    from retrieval.services import Services
 
     questions = [json.loads(line) for line in QA.open(encoding="utf-8")]
     with tempfile.TemporaryDirectory() as tmp:
@@ -83,30 +85,26 @@ def main() -> int:
             collection="national_parivar",
             defaults=META,
         )
-        services = Services(settings, resources)
+        graph = build_graph(Services(settings, resources))
+        context = RunContext(collection="national_parivar", allow_web=False, generator="offline")
         rows = []
         for item in questions:
             started = time.perf_counter()
-            out = graph.invoke(
-                {"question": item["question"], "collection": "national_parivar"},
-                context=RunContext(services=services, allow_web=False, generator="offline"),
-            )
+            out = answer(graph, item["question"], context)
             cited = [
-                b for b in out.get("context") or [] if any(c.chunk_id == b.chunk_id for c in out.get("citations") or [])
+                b for b in out.evidence if out.evidence_used and any(c.chunk_id == b.chunk_id for c in out.citations)
             ]
             facts = REFERENCE_FACTS[item["id"]]
             in_evidence = facts_found(facts, " ".join(b.text for b in cited))
-            in_answer = (
-                facts_found(facts, out.get("answer", "")) if out.get("status") == "answered" else [False] * len(facts)
-            )
+            in_answer = facts_found(facts, out.answer) if out.status == "answered" else [False] * len(facts)
             rows.append(
                 {
                     "id": item["id"],
                     "question": item["question"],
-                    "status": out.get("status"),
-                    "route": out.get("route"),
-                    "answer": out.get("answer"),
-                    "citations": [c.citation for c in out.get("citations") or []],
+                    "status": out.status,
+                    "route": out.route,
+                    "answer": out.answer,
+                    "citations": [c.citation for c in out.citations],
                     "pages": sorted({b.page for b in cited if b.page}),
                     "facts": facts,
                     "facts_in_cited_evidence": in_evidence,

@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from core.schemas import AnswerRecord
 from core.settings import Settings
 from core.types import Evidence
 from evals.metrics import mean
@@ -101,14 +102,14 @@ class Judge:
 
         return asyncio.run(both())
 
-    def score_all(self, rows: list[tuple[str, dict[str, Any]]]) -> JudgeScores:
-        """Scores every answered result in (question, result) pairs; refusals are not judged."""
+    def score_all(self, records: list[AnswerRecord]) -> JudgeScores:
+        """Scores every answered record; refusals are not judged."""
         scores = JudgeScores()
-        for question, result in rows:
-            if result["status"] != "answered":
+        for record in records:
+            if record.status != "answered":
                 continue
             try:
-                faithful, relevant = self.score(question, result["answer"], result["context"])
+                faithful, relevant = self.score(record.question, record.answer, record.evidence)
             except Exception as error:  # provider errors and unparsable judge replies vary by library
                 scores.failures.append(describe_failure(error))
                 continue

@@ -11,7 +11,8 @@ from typing import Any
 from core.types import Evidence
 from evals.datasets import RetrievalCase
 from evals.insurance_qa import facts_found
-from evals.metrics import hit_at_k, mean, ndcg_at_k, reciprocal_rank
+from evals.metrics import mean
+from retrieval.metrics import hit_at_k, ndcg_at_k, reciprocal_rank
 from retrieval.search import RetrievalOptions, Retriever
 
 K = 10
@@ -65,7 +66,7 @@ def gold_keys(case: RetrievalCase) -> list[str]:
 def evaluate(
     retriever: Retriever, cases: list[RetrievalCase], ablation: Ablation, base_filters: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    per_case = []
+    per_case: list[dict[str, Any]] = []
     started = time.perf_counter()
     for case in cases:
         evidence = retriever.retrieve(case.question, {**(base_filters or {}), **case.filters}, K, ablation.options)

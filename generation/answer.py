@@ -11,7 +11,7 @@ from core.types import Citation, Evidence
 from generation.chat import GenerationUnavailable
 from generation.guard import Sanitiser, check_citations, is_injection
 from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL
-from retrieval.sentences import split_sentences
+from language.sentences import split_sentences
 
 
 class Generator(Protocol):
@@ -53,7 +53,7 @@ def resolve(cited: list[int], blocks: list[Evidence]) -> list[Citation]:
                 source=number,
                 citation=block.citation,
                 document=block.document,
-                url=block.source_url,
+                url=block.url,
                 page=block.page,
                 chunk_id=block.chunk_id,
                 origin=block.origin,

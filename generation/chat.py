@@ -29,7 +29,7 @@ def format_blocks(blocks: list[Evidence]) -> str:
                 block.version,
                 f"from {block.effective_from}" if block.effective_from else "",
                 f"page {block.page}" if block.page else "",
-                block.source_url,
+                block.url,
             )
             if p
         )
@@ -53,7 +53,7 @@ def make_chat_model(settings: Settings, spec: str | None = None) -> BaseChatMode
 
         if settings.groq_api_key is None:
             raise GenerationUnavailable("the Groq generator needs GROQ_API_KEY")
-        return ChatGroq(
+        return ChatGroq(  # type: ignore[call-arg]  # `model` is the documented alias of model_name
             model=model or settings.groq_model,
             api_key=settings.groq_api_key,
             base_url=settings.groq_base_url,

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 
 from core.types import Evidence
 from generation.prompts import REFUSAL
-from retrieval.grading import mentions, salient_names
-from retrieval.sentences import split_sentences
-from retrieval.sparse import words
-from retrieval.strips import Embed, score_sentences
+from language.question import mentions, salient_names
+from language.sentences import split_sentences
+from language.support import Embed, score_sentences
+from language.words import words
 
 MAX_SENTENCES = 3
 MIN_SCORE = 0.35

@@ -14,7 +14,7 @@ import uuid
 
 from core.types import Chunk
 from ingest.units import LoadedDocument, Unit
-from retrieval.references import citation_tokens, identifier_tokens
+from language.references import citation_tokens, identifier_tokens
 
 _POINT_LINE_RE = re.compile(r"^\(([a-z]{1,2}|[ivx]{1,5})\)\s", re.M)
 _SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+(?=[A-Z(\"'‘“0-9])")

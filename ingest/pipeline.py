@@ -24,8 +24,8 @@ from ingest.indexer import build_generation, embed_missing, published_version
 from ingest.loaders import fingerprint, is_document, load_document
 from ingest.sidecar import SidecarError
 from ingest.units import LoaderError
+from language.sentences import sentences_for_index
 from retrieval.embedder import Embedder
-from retrieval.sentences import sentences_for_index
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 

@@ -99,11 +99,3 @@ def coverage_type(text: str, key: str) -> CoverageType:
     if conditions:
         return "conditional"
     return "unknown"
-
-
-POLARITY_LABELS = {
-    "covered": "Covered",
-    "not_covered": "Not covered",
-    "conditional": "Covered with conditions",
-    "unknown": "",
-}

@@ -88,7 +88,7 @@ def _article_level(citation: str) -> str:
 def _has_paragraph(citation: str) -> bool:
     """True when the citation already names a paragraph, e.g. `GDPR Art. 9(2)(h)`."""
     match = _ARTICLE_IN_CITATION_RE.search(citation)
-    return bool(match) and "(" in citation[match.end() :]
+    return match is not None and "(" in citation[match.end() :]
 
 
 def _is_named_heading(line: str) -> bool:
@@ -235,7 +235,7 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
         sub = _SUB_CLAUSE_RE.match(stripped)
         named = _is_named_heading(stripped) and len(stripped.split()) <= 6
         item = _LIST_ITEM_RE.match(stripped)
-        continues_list = bool(item) and list_run >= 2 and int(item.group(1)) == list_run + 1
+        continues_list = item is not None and list_run >= 2 and int(item.group(1)) == list_run + 1
         if top and not continues_list and _is_top_heading(top.group(2).strip(), int(top.group(1)), top_number):
             close()
             list_run = 0

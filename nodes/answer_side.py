@@ -6,55 +6,55 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from core.record import citation_record, evidence_record
+from core.schemas import CompareSide, RunContext
 from core.state import SideTask
+from core.steps import timed
+from core.types import Evidence
 from generation.answer import generate_answer
-from nodes.context import RunContext, context_of, services_of
-from nodes.generate import adaptive_policy_blocks, coverage_line
-from nodes.grade import grade_evidence, thresholds
-from nodes.refine import strip
-from nodes.retrieve import narrowed_search
-from nodes.timing import timed
+from generation.blocks import adaptive_policy_blocks, coverage_line
+from retrieval.grading import grade_evidence
+from retrieval.policy_search import narrowed_search
+from retrieval.search import RetrievalOptions
+from retrieval.services import Services
+from retrieval.strips import strip
 
 
-def label_for(filters: dict[str, Any], evidence: list) -> str:
+def label_for(filters: dict[str, Any], evidence: list[Evidence]) -> str:
     if evidence:
         return evidence[0].document
     return ", ".join(f"{k} {v}" for k, v in filters.items() if k != "collection") or "wording"
 
 
 @timed("answer_side")
-def answer_side(task: SideTask, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def answer_side(task: SideTask, runtime: Runtime[RunContext], services: Services) -> dict[str, Any]:
     """Retrieve (intent-narrowed), grade, strip and answer for one wording; report its clauses."""
-    context = context_of(runtime)
-    services = services_of(context)
-    correct, incorrect = thresholds(context, services)
+    context = runtime.context or RunContext()
+    settings = services.settings
+    correct, incorrect = context.thresholds(settings)
     question = task["question"]
-    found, note = narrowed_search(question, task["filters"], task["top_k"], context, correct)
+    filters = {**context.search_filters(), **task["filters"]}
+    retriever = services.resources.retriever
+    options = RetrievalOptions(mode=context.retrieval_mode)
+    found, note = narrowed_search(retriever, question, filters, settings.compare_top_k, options, correct)
     graded = grade_evidence(question, found)
     refined = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
-    settings = services.settings
     blocks, weak = adaptive_policy_blocks(refined, settings.policy_evidence_floor, settings.policy_max_clauses)
     generator = services.generator(context.generator) if blocks else None
     result = generate_answer(question, blocks, generator, services.sanitiser)
     coverage = None
     if result.status == "answered":
         result.answer, coverage = coverage_line(result.answer, result.citations, blocks)
-    return {
-        "sides": [
-            {
-                "side": task["side"],
-                "label": label_for(task["filters"], graded),
-                "filters": task["filters"],
-                "answer": result.answer,
-                "status": result.status,
-                "status_detail": weak or result.detail,
-                "generator": result.generator,
-                "coverage_type": coverage,
-                "citations": [citation_record(c) for c in result.citations],
-                "clauses": blocks,
-                "evidence": [evidence_record(e) for e in (blocks or graded)],
-                "trace": note,
-            }
-        ]
-    }
+    side = CompareSide(
+        side=task["side"],
+        label=label_for(filters, graded),
+        filters=filters,
+        answer=result.answer,
+        status=result.status,
+        status_detail=weak or result.detail,
+        generator=result.generator,
+        coverage_type=coverage,
+        citations=result.citations,
+        evidence=blocks or graded,
+        note=note,
+    )
+    return {"sides": [side], "clauses": {task["side"]: blocks}, "trace": [f"answer_side {task['side']}: {note}"]}

@@ -6,9 +6,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from core.schemas import RunContext
 from core.state import GraphState
-from nodes.context import RunContext
-from nodes.timing import timed
+from core.steps import timed
 
 
 @timed("answerability")

@@ -9,11 +9,10 @@ applicable"). Two paired clauses are "same" when they state the same values and 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
+from core.schemas import ClauseValues, ComparePoint
 from core.types import Evidence
-from retrieval.sparse import words
+from language.words import words
 
 _NUMBER_WORDS = {
     "one": 1,
@@ -78,7 +77,7 @@ def indian_grouping(number: int) -> str:
     if len(digits) <= 3:
         return digits
     head, tail = digits[:-3], digits[-3:]
-    groups = []
+    groups: list[str] = []
     while len(head) > 2:
         groups.insert(0, head[-2:])
         head = head[:-2]
@@ -105,33 +104,21 @@ def extract_values(text: str) -> list[str]:
     return seen
 
 
-@dataclass
-class Point:
-    point: str
-    verdict: str  # same / different / only_a / only_b
-    a: dict[str, Any] | None = None
-    b: dict[str, Any] | None = None
-    differing: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"point": self.point, "verdict": self.verdict, "a": self.a, "b": self.b, "differing": self.differing}
-
-
-def _side(e: Evidence) -> dict[str, Any]:
+def _side(e: Evidence) -> ClauseValues:
     text = e.text  # the whole clause: a value outside the highlighted sentences still differs
     values = extract_values(text)
-    return {
-        "citation": e.citation,
-        "document": e.document,
-        "chunk_id": e.chunk_id,
-        "page": e.page,
-        "section_key": e.metadata.get("section_key"),
-        "benefit_name": e.metadata.get("benefit_name"),
-        "coverage_type": e.metadata.get("coverage_type"),
-        "values": values,
-        "value": "; ".join(values) or text[:160],
-        "text": text,
-    }
+    return ClauseValues(
+        citation=e.citation,
+        document=e.document,
+        chunk_id=e.chunk_id,
+        page=e.page,
+        section_key=e.metadata.get("section_key"),
+        benefit_name=e.metadata.get("benefit_name"),
+        coverage_type=e.metadata.get("coverage_type"),
+        values=values,
+        value="; ".join(values) or text[:160],
+        text=text,
+    )
 
 
 # Words that say what kind of provision a clause is, not what it is about: "Limit for Cataract Surgery" and
@@ -186,30 +173,29 @@ def _pair_score(a: Evidence, b: Evidence) -> float:
     return 0.5 * subject + 0.25 * overlap + 0.25 * same_section
 
 
-def align(a: list[Evidence], b: list[Evidence]) -> list[Point]:
+def align(a: list[Evidence], b: list[Evidence]) -> list[ComparePoint]:
     """Pair the clauses of two wordings (greedy, best pairs first) and give each point its verdict."""
     pairs = sorted(((_pair_score(x, y), i, j) for i, x in enumerate(a) for j, y in enumerate(b)), reverse=True)
     used_a: set[int] = set()
     used_b: set[int] = set()
-    points: list[tuple[int, Point]] = []
+    points: list[tuple[int, ComparePoint]] = []
     for score, i, j in pairs:
         if score < PAIR_MIN_SCORE or i in used_a or j in used_b:
             continue
         used_a.add(i)
         used_b.add(j)
         side_a, side_b = _side(a[i]), _side(b[j])
-        differing = sorted(set(side_a["values"]) ^ set(side_b["values"]))
-        same = not differing and side_a["coverage_type"] == side_b["coverage_type"]
-        label = side_a["benefit_name"] or side_b["benefit_name"] or side_a["section_key"] or "clause"
-        points.append((min(i, j), Point(label, "same" if same else "different", side_a, side_b, differing)))
-    points += [
-        (i, Point(_side(x)["benefit_name"] or "clause", "only_a", _side(x), None))
-        for i, x in enumerate(a)
-        if i not in used_a
-    ]
-    points += [
-        (j, Point(_side(y)["benefit_name"] or "clause", "only_b", None, _side(y)))
-        for j, y in enumerate(b)
-        if j not in used_b
-    ]
+        differing = sorted(set(side_a.values) ^ set(side_b.values))
+        same = not differing and side_a.coverage_type == side_b.coverage_type
+        label = side_a.benefit_name or side_b.benefit_name or side_a.section_key or "clause"
+        verdict = "same" if same else "different"
+        points.append((min(i, j), ComparePoint(point=label, verdict=verdict, a=side_a, b=side_b, differing=differing)))
+    for i, x in enumerate(a):
+        if i not in used_a:
+            side = _side(x)
+            points.append((i, ComparePoint(point=side.benefit_name or "clause", verdict="only_a", a=side)))
+    for j, y in enumerate(b):
+        if j not in used_b:
+            side = _side(y)
+            points.append((j, ComparePoint(point=side.benefit_name or "clause", verdict="only_b", b=side)))
     return [p for _, p in sorted(points, key=lambda item: item[0])]

@@ -6,6 +6,7 @@ import hashlib
 import threading
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -20,21 +21,30 @@ class Embedder:
     def __init__(self, settings: Settings):
         self.settings = settings
         self._lock = threading.Lock()
+        self._loaded: Any = None
         self.calls = 0  # texts embedded by this instance: lets tests prove a cache was used
 
     @cached_property
     def model_dir(self) -> Path | None:
-        from retrieval.model_files import ensure_embedding_model
+        from modelprep.model_files import ensure_embedding_model
 
         return ensure_embedding_model(self.settings)
 
-    @cached_property
-    def _model(self):  # fastembed.TextEmbedding
-        from fastembed import TextEmbedding
+    @property
+    def loaded(self) -> bool:
+        """Whether the model has been loaded (it is, on first use)."""
+        return self._loaded is not None
 
-        if self.model_dir is None:
-            return TextEmbedding(self.settings.embedding_model)
-        return TextEmbedding(self.settings.embedding_model, specific_model_path=str(self.model_dir))
+    @property
+    def _model(self) -> Any:  # fastembed.TextEmbedding, loaded on first use
+        if self._loaded is None:
+            from fastembed import TextEmbedding
+
+            if self.model_dir is None:
+                self._loaded = TextEmbedding(self.settings.embedding_model)
+            else:
+                self._loaded = TextEmbedding(self.settings.embedding_model, specific_model_path=str(self.model_dir))
+        return self._loaded
 
     @cached_property
     def model_id(self) -> str:

@@ -18,10 +18,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.settings import Settings
 from core.types import Evidence
-from retrieval.expansion import expansion_terms
-from retrieval.references import question_tokens
-from retrieval.sparse import words
+from generation.guard import neutralise
+from generation.prompts import RELEVANCE_PROMPT
+from language.expansion import expansion_terms
+from language.question import content_terms, mentions, named_numbers, salient_names
+from language.references import question_tokens
+from language.words import words
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15}
 DENSE_RANGE = (0.15, 0.65)
@@ -56,20 +60,6 @@ MEDICAL_ADVICE_RE = re.compile(
     re.I,
 )
 
-QUESTION_WORDS = frozenset(
-    words(
-        "what when where which who whom whose why how does do did can could may might must shall should would will "
-        "is are was were be have has had need needs explain tell say says said allow allows mean means apply applies "
-        "please under according regarding article articles art paragraph point section gdpr ehds regulation rule rules "
-        "us we our i my me you your they them their there any about give list "
-        # insurance words every policy question shares: they say nothing about which clause answers
-        "cover covers covered coverage insurance insured insurer policy policies rider plan"
-    )
-)
-_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9&-]*[A-Z0-9][A-Za-z0-9&-]*\b|(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
-_NUMBER_RE = re.compile(r"\b\d+(?:[.,]\d+)?\b")
-_REFERENCE_SPAN_RE = re.compile(r"\b(?:art(?:icle)?s?\.?)\s*\d+(?:\s?\([^)]*\))*|\b\d+(?:\([^)]*\))+", re.I)
-
 
 @dataclass
 class ChunkGrade:
@@ -87,38 +77,6 @@ def _rescale(value: float | None, low: float, high: float) -> float | None:
     if value is None:
         return None
     return max(0.0, min(1.0, (value - low) / (high - low)))
-
-
-def content_terms(question: str) -> set[str]:
-    """The question's content words, stemmed, without question words and reference numbers."""
-    without_refs = _REFERENCE_SPAN_RE.sub(" ", question)
-    return {w for w in words(without_refs) if w not in QUESTION_WORDS and not w.isdigit()}
-
-
-def named_numbers(question: str) -> set[str]:
-    """Numbers the question names that are not part of an article reference (amounts, ages, days)."""
-    return set(_NUMBER_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)))
-
-
-def salient_names(question: str) -> list[str]:
-    """Acronyms and proper names in the question (HIPAA, California), which a relevant chunk should mention."""
-    names = []
-    for match in _NAME_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)):
-        if match.lower() in ("i", "a") or match.isdigit():
-            continue
-        if match not in names:
-            names.append(match)
-    return names
-
-
-def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
-    """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to."""
-    if name.lower() in haystack:
-        return True
-    for phrase in expansion_terms(name):  # ICO -> "supervisory authority Information Commissioner"
-        if set(words(phrase)) & haystack_terms:
-            return True
-    return False
 
 
 def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) -> ChunkGrade:
@@ -189,6 +147,38 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
                 g.confidence = UNKNOWN_REFERENCE_CAP
                 g.explanation += f"; capped at {UNKNOWN_REFERENCE_CAP}: no source carries the reference named"
     return grades
+
+
+AUTHORITY_TIE_BREAK = 0.02  # per hierarchy step: near-equal evidence from primary law outranks commentary
+
+
+def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade]) -> list[Evidence]:
+    """Evidence carrying its confidence and explanation, best first (authority breaks near-ties)."""
+    graded = [
+        e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation})
+        for e, g in zip(evidence, grades, strict=True)
+    ]
+    return sorted(graded, key=lambda e: -((e.confidence or 0.0) - AUTHORITY_TIE_BREAK * (e.hierarchy_rank - 1)))
+
+
+def grade_evidence(question: str, evidence: list[Evidence]) -> list[Evidence]:
+    """The deterministic grade applied: what every step that finds new evidence does with it."""
+    return apply_grades(evidence, grade_all(question, evidence))
+
+
+def llm_relevance(question: str, evidence: list[Evidence], settings: Settings) -> list[float] | None:
+    """The CRAG paper's evaluator role, played by the configured chat model: 1.0 relevant, 0.0 not.
+    None when no chat model is configured (whichever generator writes the answer)."""
+    from generation.chat import make_chat_model
+
+    model = make_chat_model(settings)
+    if model is None:
+        return None
+    votes = []
+    for e in evidence:
+        reply = model.invoke(RELEVANCE_PROMPT.format(passage=neutralise(e.text), question=neutralise(question)))
+        votes.append(1.0 if str(reply.content).strip().lower().startswith("yes") else 0.0)
+    return votes
 
 
 def route_for(confidence: float, correct_threshold: float, incorrect_threshold: float) -> str:

@@ -1,8 +1,6 @@
-"""The long-lived parts of a PolicyRAG process, built once and shared (CLI, service, graph)."""
+"""The long-lived parts of a PolicyRAG process, built on first use and shared (CLI, service, graph)."""
 
 from __future__ import annotations
-
-from functools import cached_property
 
 from core.settings import Settings
 from db.catalog import Catalog
@@ -12,33 +10,51 @@ from retrieval.search import Retriever
 
 
 class Resources:
-    """Settings plus lazily created embedder, catalog, index backend, reader and retriever."""
+    """Settings plus the embedder, catalog, index backend, reader and retriever, each made when first used.
 
-    def __init__(self, settings: Settings, backend: Backend | None = None):
+    An embedder or backend given here is used instead of building one (tests share one model)."""
+
+    def __init__(self, settings: Settings, backend: Backend | None = None, embedder: Embedder | None = None):
         self.settings = settings
         self._backend = backend
+        self._embedder = embedder
+        self._catalog: Catalog | None = None
+        self._reader: IndexReader | None = None
+        self._retriever: Retriever | None = None
 
-    @cached_property
+    @property
     def embedder(self) -> Embedder:
-        return Embedder(self.settings)
+        if self._embedder is None:
+            self._embedder = Embedder(self.settings)
+        return self._embedder
 
-    @cached_property
+    @property
     def catalog(self) -> Catalog:
-        return Catalog(self.settings.catalog_path)
+        if self._catalog is None:
+            self._catalog = Catalog(self.settings.catalog_path)
+        return self._catalog
 
-    @cached_property
+    @property
     def backend(self) -> Backend:
-        return self._backend or make_backend(self.settings)
+        if self._backend is None:
+            self._backend = make_backend(self.settings)
+        return self._backend
 
-    @cached_property
+    @property
     def reader(self) -> IndexReader:
-        return IndexReader(self.backend)
+        if self._reader is None:
+            self._reader = IndexReader(self.backend)
+        return self._reader
 
-    @cached_property
+    @property
     def retriever(self) -> Retriever:
-        return Retriever(self.reader, self.embedder)
+        if self._retriever is None:
+            self._retriever = Retriever(self.reader, self.embedder)
+        return self._retriever
 
     def close(self) -> None:
-        for name in ("reader", "catalog", "backend"):
-            if name in self.__dict__:
-                self.__dict__[name].close()
+        for part in (self._reader, self._catalog, self._backend):
+            if part is not None:
+                part.close()
+        self._reader = self._catalog = None
+        self._retriever = None

@@ -16,9 +16,9 @@ import numpy as np
 from core.types import Evidence, Scores
 from db.index import IndexReader
 from db.store import Filters, Hit, SearchLists, SearchQuery
+from language.expansion import expansion_terms
+from language.references import question_tokens
 from retrieval.embedder import Embedder
-from retrieval.expansion import expansion_terms
-from retrieval.references import question_tokens
 from retrieval.sparse import encode_query
 
 Mode = Literal["dense", "sparse", "hybrid", "rerank"]
@@ -95,7 +95,7 @@ def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: Retrieva
     }
     evidence = []
     for chunk_id in ordered[:k]:
-        hit = fused.get(chunk_id) or referenced.get(chunk_id) or sparse.get(chunk_id) or dense.get(chunk_id)
+        hit = fused.get(chunk_id) or referenced.get(chunk_id) or sparse.get(chunk_id) or dense[chunk_id]
         scores = Scores(
             dense=_dense_score(hit, dense, query_vector),
             sparse=sparse[chunk_id].score if chunk_id in sparse else None,

@@ -9,54 +9,21 @@ UINs, amounts) are single tokens so that an exact match is an exact match.
 from __future__ import annotations
 
 import re
-import threading
 import zlib
 from collections import Counter
-from dataclasses import dataclass
 
-import snowballstemmer
-
-from retrieval.references import NHS_NUMBER_RE, identifier_tokens, question_tokens
+from core.types import SparseVector
+from language.references import NHS_NUMBER_RE, identifier_tokens, question_tokens
+from language.words import words
 
 K1 = 1.2
 B = 0.75
 REFERENCE_QUERY_WEIGHT = 2.0
 
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have
-    having he her here hers herself him himself his how i if in into is it its itself just me more most
-    my myself no nor not of off on once only or other our ours ourselves out over own same she should so
-    some such than that the their theirs them themselves then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves shall may must also""".split()
-)
-# Not stop words here: "not", "no" and "nor" carry the polarity of exclusions ("shall not be liable").
-STOPWORDS = STOPWORDS - {"not", "no", "nor"}
-
 _GROUPED_NUMBER_RE = re.compile(r"(?<![\d.,])\d{1,3}(?:[ ,]\d{3})+(?![\d,])")
 _IDENTIFIER_RE = re.compile(
     r"\b(?=[A-Za-z0-9-]*\d)(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b|\b[A-Z]{3,}\d[A-Z0-9]{4,}\b"
 )
-_WORD_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
-
-_local = threading.local()  # a Snowball stemmer keeps state per call: one per thread (the compare graph's
-# parallel branches and the HTTP server's worker threads stem at the same time)
-
-
-def _stem(word: str) -> str:
-    stemmer = getattr(_local, "stemmer", None)
-    if stemmer is None:
-        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
-    return stemmer.stemWord(word)
-
-
-@dataclass(frozen=True)
-class SparseVector:
-    """Indices and values as Qdrant wants them."""
-
-    indices: list[int]
-    values: list[float]
 
 
 def token_index(token: str) -> int:
@@ -71,16 +38,6 @@ def _special_tokens(text: str) -> tuple[list[str], str]:
     joined = NHS_NUMBER_RE.sub(r"\1\2\3", text)
     joined = _GROUPED_NUMBER_RE.sub(lambda m: re.sub(r"[ ,]", "", m.group(0)), joined)
     return tokens, joined
-
-
-def words(text: str) -> list[str]:
-    """Content words, lower-cased and stemmed; stop words dropped; numbers kept."""
-    out = []
-    for word in _WORD_RE.findall(text.lower()):
-        if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
-            continue
-        out.append(word if word[0].isdigit() else _stem(word))
-    return out
 
 
 def document_terms(text: str, refs: list[str] | None = None) -> list[str]:

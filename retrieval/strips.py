@@ -1,66 +1,31 @@
-"""Sentence scoring for knowledge strips (refine) and the offline answerer: which sentences support a question."""
+"""Knowledge strips (CRAG's refine step): each relevant chunk cut to the sentences that support the question."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from core.types import Evidence
+from language.sentences import split_sentences
+from language.support import Embed, score_sentences
 
-import numpy as np
-
-from retrieval.expansion import expansion_terms
-from retrieval.grading import content_terms, named_numbers
-from retrieval.sentences import is_heading, split_sentences
-from retrieval.sparse import words
-
-Embed = Callable[[list[str]], np.ndarray]
-SIMILARITY_RANGE = (0.15, 0.65)
+STRIP_MIN_SCORE = 0.4
+STRONG_FLOOR = 2  # strong evidence keeps at least its two best sentences
 
 
-@dataclass
-class ScoredSentence:
-    block: int  # index of the evidence block the sentence comes from
-    text: str
-    score: float
-    terms: set[str]
-
-
-REFERENCE_BONUS = 0.3
-
-
-def score_sentences(
-    question: str, passages: list[list[str]], embed: Embed | None, referenced: set[int] | None = None
-) -> list[ScoredSentence]:
-    """Each sentence's support for the question in [0, 1]: content-word coverage (legal terms the
-    question's words map to included), similarity to the question, any number the question names,
-    and a bonus for sentences of a passage that carries the reference the question names.
-    Headings are labels, not statements, and are never candidates."""
-    wanted = content_terms(question) | set(words(" ".join(expansion_terms(question))))
-    numbers = named_numbers(question)
-    referenced = referenced or set()
-    candidates = [(i, s) for i, sentences in enumerate(passages) for s in sentences if not is_heading(s)]
-    if not candidates:
-        return []
-    similarity = np.zeros(len(candidates))
-    if embed is not None:
-        vectors = embed([question] + [s for _, s in candidates])
-        low, high = SIMILARITY_RANGE
-        similarity = np.clip((vectors[1:] @ vectors[0] - low) / (high - low), 0, 1)
-    scored = []
-    for (index, sentence), sim in zip(candidates, similarity):
-        terms = set(words(sentence)) & wanted
-        coverage = min(1.0, 1.5 * len(terms) / len(wanted)) if wanted else None
-        if embed is None:
-            score = coverage or 0.0
-        else:
-            score = float(sim) if coverage is None else 0.5 * coverage + 0.5 * float(sim)
-        if index in referenced:
-            score = min(1.0, score + REFERENCE_BONUS)
-        if numbers and any(re.search(rf"(?<![\d.]){re.escape(n)}(?!\d)", sentence) for n in numbers):
-            score = min(1.0, score + 0.2)
-        scored.append(ScoredSentence(index, sentence, round(score, 4), terms))
-    return scored
-
-
-def sentences_of(text: str) -> list[str]:
-    return split_sentences(text)
+def strip(
+    question: str, evidence: list[Evidence], embed: Embed | None, relevant: float, strong: float
+) -> list[Evidence]:
+    """Evidence above the relevance floor, each with the sentences that support the question."""
+    kept_chunks = [e for e in evidence if (e.confidence or 0.0) >= relevant]
+    passages = [split_sentences(e.text) for e in kept_chunks]
+    referenced = {i for i, e in enumerate(kept_chunks) if e.scores.reference_match}
+    scored = score_sentences(question, passages, embed, referenced)
+    out = []
+    for index, chunk in enumerate(kept_chunks):
+        ranked = sorted((s for s in scored if s.block == index), key=lambda s: -s.score)
+        keep = {s.text for s in ranked if s.score >= STRIP_MIN_SCORE}
+        if len(keep) < STRONG_FLOOR and (chunk.confidence or 0.0) >= strong:
+            keep |= {s.text for s in ranked[:STRONG_FLOOR]}
+        if not keep:
+            continue
+        highlights = [s for s in passages[index] if s in keep]  # document order
+        out.append(chunk.model_copy(update={"highlights": highlights}))
+    return out

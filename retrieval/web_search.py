@@ -17,9 +17,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+import numpy as np
+
 from core.settings import Settings
 from core.types import Evidence, Scores
-from retrieval.expansion import expand
+from language.expansion import expand
+from retrieval.embedder import Embedder
+from retrieval.grading import grade_evidence
 
 MAX_RESULTS = 5
 
@@ -41,7 +45,7 @@ def web_evidence(title: str, url: str, content: str, provider: str, score: float
         text=content.strip(),
         citation=title.strip() or url,
         document=title.strip() or url,
-        source_url=url,
+        url=url,
         publisher=provider,
         document_type="commentary",
         hierarchy_rank=4,
@@ -234,3 +238,22 @@ def make_web_search(settings: Settings, secondary: Callable[[str, int], list[Evi
         elif name == "secondary":
             providers.append(SecondaryProvider(secondary))
     return WebSearch(providers, settings.web_timeout_s, settings.web_cache_ttl_s, settings.web_failure_cooldown_s)
+
+
+def graded_web_evidence(
+    question: str, web: WebSearch, embedder: Embedder, floor: float
+) -> tuple[list[Evidence], str | None, list[dict[str, str]]]:
+    """Search the web chain, give each result a dense score, grade it like local evidence, keep the relevant ones."""
+    result = web.search(question)
+    evidence = result.evidence
+    if evidence:
+        vectors = embedder.embed_documents([question] + [f"{e.document}\n{e.text}" for e in evidence])
+        similarities = vectors[1:] @ vectors[0]
+        evidence = [
+            e
+            if e.scores.dense is not None
+            else e.model_copy(update={"scores": e.scores.model_copy(update={"dense": float(s)})})
+            for e, s in zip(evidence, np.asarray(similarities), strict=True)
+        ]
+    graded = grade_evidence(question, evidence)
+    return [e for e in graded if (e.confidence or 0.0) >= floor], result.provider, result.attempts

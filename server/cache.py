@@ -3,7 +3,7 @@
 Two questions match when their embeddings' cosine is at or above the threshold AND they name
 exactly the same references, identifiers and numbers: "Art. 33" never answers "Art. 34", nor
 "40,000" "50,000", nor one patient another, however similar the wording. Refusals and errors are
-never stored. Bounded (LRU) with a time to live.
+never stored. Bounded (least recently used first) with a time to live (cachetools).
 """
 
 from __future__ import annotations
@@ -11,15 +11,16 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from cachetools import TTLCache
 
-from retrieval.grading import named_numbers
-from retrieval.references import question_tokens
+from core.schemas import AnswerRecord
+from language.question import named_numbers
+from language.references import question_tokens
 
 
 def exact_signature(question: str) -> tuple[str, ...]:
@@ -31,16 +32,17 @@ def scope_key(collection: str | None, filters: dict[str, Any] | None, extra: str
     return json.dumps({"collection": collection, "filters": filters or {}, "extra": extra}, sort_keys=True)
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Entry:
     vector: np.ndarray
     signature: tuple[str, ...]
     scope: str
-    result: dict[str, Any]
-    stored: float
+    record: AnswerRecord
 
 
 class SemanticCache:
+    """Answered records by question vector, bounded (least recently used goes first) with a time to live."""
+
     def __init__(
         self,
         embed: Callable[[str], np.ndarray],
@@ -51,26 +53,21 @@ class SemanticCache:
     ):
         self.embed = embed
         self.threshold = threshold
-        self.max_entries = max_entries
-        self.ttl_s = ttl_s
-        self.clock = clock
-        self._entries: OrderedDict[int, _Entry] = OrderedDict()
+        self._entries: TTLCache[int, _Entry] = TTLCache(maxsize=max(1, max_entries), ttl=ttl_s, timer=clock)
+        self._enabled = max_entries > 0
         self._next = 0
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def lookup(self, question: str, scope: str) -> tuple[dict[str, Any] | None, np.ndarray]:
-        """(cached result or None, the question's vector for a later store)."""
+    def lookup(self, question: str, scope: str) -> tuple[AnswerRecord | None, np.ndarray]:
+        """(cached record or None, the question's vector for a later store)."""
         vector = self.embed(question)
         signature = exact_signature(question)
-        now = self.clock()
         with self._lock:
+            self._entries.expire()
             best_id, best_score = None, -1.0
-            for entry_id, entry in list(self._entries.items()):
-                if now - entry.stored > self.ttl_s:
-                    del self._entries[entry_id]
-                    continue
+            for entry_id, entry in self._entries.items():
                 if entry.scope != scope or entry.signature != signature:
                     continue
                 score = float(entry.vector @ vector)
@@ -79,20 +76,20 @@ class SemanticCache:
             if best_id is None:
                 self.misses += 1
                 return None, vector
-            self._entries.move_to_end(best_id)
+            entry = self._entries[best_id]  # marks it recently used
             self.hits += 1
-            return {**self._entries[best_id].result, "cache_similarity": round(best_score, 4)}, vector
+        return entry.record.model_copy(update={"cache_similarity": round(best_score, 4)}), vector
 
-    def store(self, question: str, scope: str, vector: np.ndarray, result: dict[str, Any]) -> bool:
-        """Keep an answered result; refusals, evidence-only results and errors are never cached."""
-        if result.get("status") != "answered" or not result.get("cacheable"):
+    def store(self, question: str, scope: str, vector: np.ndarray, record: AnswerRecord) -> bool:
+        """Keep an answered record; refusals, evidence-only records and errors are never cached."""
+        if not self._enabled or record.status != "answered" or not record.cacheable:
             return False
         with self._lock:
-            self._entries[self._next] = _Entry(vector, exact_signature(question), scope, result, self.clock())
+            self._entries[self._next] = _Entry(vector, exact_signature(question), scope, record)
             self._next += 1
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
         return True
 
     def __len__(self) -> int:
-        return len(self._entries)
+        with self._lock:
+            self._entries.expire()
+            return len(self._entries)

@@ -14,6 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 COSTS = {"cache_hit": 0.2, "local_answer": 1.0, "web_search": 2.0, "llm_generation": 3.0, "refusal": 0.5}
 START_CREDIT = 1.0
@@ -91,7 +92,7 @@ class RateLimiter:
             bucket.tokens -= cost
             bucket.spent += cost
 
-    def status(self, key: str, limits: Limits) -> dict[str, float | int]:
+    def status(self, key: str, limits: Limits) -> dict[str, Any]:
         with self._lock:
             now = self.clock()
             bucket = self._bucket(key, limits, now)

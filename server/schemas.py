@@ -1,103 +1,29 @@
-"""Request and response models of the HTTP service (they are also its OpenAPI schema)."""
+"""Request models of the HTTP service and its error reply (they are also its OpenAPI schema).
+
+The question, the per-run options, the answer record and the evidence record are the product's own
+contracts (core/schemas.py); the service uses them as they are.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
-from core.types import Citation
-
-# Filter keys are payload field names (a leading "!" negates): anything else is not a valid path
-# for Qdrant and used to fail the request with a 500. Integers must fit Qdrant's 64-bit integers.
-FilterKey = Annotated[
-    str, StringConstraints(pattern=r"^!?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$", max_length=64)
-]
-FilterValue = str | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | bool | list[str]
-Filters = dict[FilterKey, FilterValue]
+from core.schemas import COLLECTION_MAX_CHARS, QUESTION_MAX_CHARS, Filters, Question, QuestionText, SearchScope
 
 
-def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be empty")
-    return value.strip()
-
-
-# A question (or query): trimmed, and refused when it is only whitespace.
-QuestionText = Annotated[str, AfterValidator(_not_blank)]
-
-
-class GraphInputModel(BaseModel):
-    """A question and where to look: the graph's LangServe input (the graph fails on anything else)."""
-
-    question: QuestionText = Field(min_length=1, max_length=20000, description="The question, in plain words.")
-    collection: str | None = Field(None, max_length=64, description="Search only this collection.")
-    filters: Filters = Field(default_factory=dict, description='Payload filters, e.g. {"jurisdiction": "EU"}.')
-    top_k: int = Field(5, ge=1, le=20)
-
-
-class QueryRequest(GraphInputModel):
-    """POST /query: the graph's input, strict about unknown fields, and whether web search may run."""
+class QueryRequest(Question, SearchScope):
+    """POST /query: the question and where to look; unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid")
-
-    allow_web: bool = True
-
-
-class EvidenceOut(BaseModel):
-    chunk_id: str
-    citation: str
-    document: str
-    collection: str = ""
-    text: str
-    highlights: list[str] = []
-    origin: str
-    url: str = ""
-    page: int | None = None
-    publisher: str = ""
-    jurisdiction: str = ""
-    document_type: str = ""
-    version: str = ""
-    effective_from: str = ""
-    hierarchy_rank: int = 4
-    retrieved_at: str | None = None
-    confidence: float | None = None
-    grade_explanation: str = ""
-    scores: dict[str, Any] = {}
-    metadata: dict[str, Any] = {}
-
-
-class QueryResponse(BaseModel):
-    question: str | None = None
-    answer: str
-    status: Literal["answered", "refused", "evidence_only"]
-    status_detail: str = ""
-    route: str | None = None
-    initial_route: str | None = None
-    confidence: float | None = None
-    trust_grade: dict[str, str] | None = None
-    provenance: dict[str, Any] = {}
-    citations: list[Citation] = []
-    coverage_type: str | None = None
-    removed_citations: list[str] = []
-    evidence: list[EvidenceOut] = []
-    evidence_used: bool = False
-    refine_stats: dict[str, int] = {}
-    generator: str | None = None
-    web_provider: str | None = None
-    web_attempts: list[dict[str, str]] = []
-    cacheable: bool = False
-    cache_hit: bool = False
-    cache_similarity: float | None = None
-    latency_ms: dict[str, float] = {}
-    trace: list[str] = []
 
 
 class KeyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=100)
-    scopes: list[Literal["read", "admin"]] = Field(default_factory=lambda: ["read"], min_length=1)
+    scopes: list[Literal["read", "admin"]] = Field(default_factory=lambda: ["read"], min_length=1)  # type: ignore[arg-type]
     expires_in_days: float | None = Field(None, gt=0, le=3650)
     rate_per_minute: int | None = Field(None, ge=1, le=100000)
     budget: float | None = Field(None, gt=0, le=1e7, description="Token-bucket capacity in credits.")
@@ -117,29 +43,17 @@ class RevokeRequest(BaseModel):
     key_id: str = Field(min_length=1, max_length=64)
 
 
-class GraphOutputModel(BaseModel):
-    """LangServe output schema of the graph (the final state's public fields)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    answer: str = ""
-    status: str = ""
-    route: str | None = None
-    initial_route: str | None = None
-    confidence: float | None = None
-
-
 class SearchPolicyRequest(BaseModel):
     """ClaimShield-style policy search: a question about one insurer's wordings."""
 
     model_config = ConfigDict(extra="forbid")
 
-    query: QuestionText = Field(min_length=1, max_length=20000)
+    query: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     category: str = Field("health", max_length=64)
     provider: str | None = Field(None, max_length=64)
     product: str | None = Field(None, max_length=64)
     variant: str | None = Field(None, max_length=64)
-    top_k: int = Field(5, ge=1, le=20)
+    top_k: int | None = Field(None, ge=1, le=50, description="Clauses retrieved; unset uses POLICYRAG_TOP_K.")
 
 
 class ComparePoliciesRequest(BaseModel):
@@ -147,7 +61,7 @@ class ComparePoliciesRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: QuestionText = Field(min_length=1, max_length=2000)
+    query: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     category: str | None = Field(None, max_length=64)
     provider: str | None = Field(None, max_length=64)
     product_a: str | None = Field(None, max_length=64)
@@ -180,7 +94,7 @@ class ComparePoliciesRequest(BaseModel):
 
 
 class LabelledQuestion(BaseModel):
-    question: QuestionText = Field(min_length=1, max_length=2000)
+    question: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     gold_citations: list[str] = Field(
         default_factory=list, description="Any chunk citation starting with one of these counts."
     )
@@ -191,8 +105,8 @@ class EvaluateRetrievalRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     questions: list[LabelledQuestion] = Field(min_length=1, max_length=200)
-    k: int = Field(5, ge=1, le=20)
-    collection: str | None = None
+    k: int | None = Field(None, ge=1, le=50, description="Cut-off rank; unset uses POLICYRAG_TOP_K.")
+    collection: str | None = Field(None, max_length=COLLECTION_MAX_CHARS)
     filters: Filters = Field(default_factory=dict)
 
 

@@ -74,8 +74,7 @@ def shipped(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder
 
     settings = make_settings(tmp_path_factory.mktemp("shipped") / "data", models_dir)
     seed_vector_cache(settings)
-    resources = Resources(settings)
-    resources.__dict__["embedder"] = embedder
+    resources = Resources(settings, embedder=embedder)
     report = ingest(
         [CORPUS], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
     )
@@ -102,7 +101,7 @@ def standin(tmp_path):
 @pytest.fixture
 def make_services(shipped):
     """Services over the shipped index with settings overrides (web providers, Groq address, ...)."""
-    from nodes.context import Services
+    from retrieval.services import Services
 
     made = []
 
@@ -115,16 +114,16 @@ def make_services(shipped):
 
     yield build
     for services in made:
-        if "web" in services.__dict__:
-            services.web.close()
+        services.close_web()
 
 
-def run_graph(question: str, services, **context):
-    """One graph run with a run context; returns the final output."""
-    from graph import graph
-    from nodes.context import RunContext
+def run_graph(question: str, services, with_requery: bool = True, **context):
+    """One graph run over these services with a run context; returns the answer record."""
+    from core.schemas import RunContext
+    from graph.crag import build_graph
+    from graph.run import answer
 
-    return graph.invoke({"question": question}, context=RunContext(services=services, **context))
+    return answer(build_graph(services, with_requery), question, RunContext(**context))
 
 
 @pytest.fixture
@@ -132,7 +131,7 @@ def api(shipped, tmp_path):
     """A factory for a TestClient over a fresh data folder (keys, telemetry) and the shipped index."""
     from fastapi.testclient import TestClient
 
-    from nodes.context import Services
+    from retrieval.services import Services
     from server.app import create_app
 
     clients = []
@@ -156,3 +155,8 @@ def api(shipped, tmp_path):
     yield build
     for client in clients:
         client.__exit__(None, None, None)
+
+
+def used_blocks(record):
+    """The evidence blocks an answer was written from (none when it refused for want of evidence)."""
+    return record.evidence if record.evidence_used else []

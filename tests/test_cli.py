@@ -51,7 +51,7 @@ def test_ingest_then_search_json(env, small_corpus):
     assert found.returncode == 0, found.stderr
     rows = json.loads(found.stdout)
     assert rows[0]["citation"] == "GDPR Art. 33(1)"
-    for key in ("citation", "document", "collection", "text", "page", "source_url", "scores"):
+    for key in ("citation", "document", "collection", "text", "page", "url", "scores"):
         assert key in rows[0]
     assert {"dense", "sparse", "fused", "rerank"} <= set(rows[0]["scores"])
 

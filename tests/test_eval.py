@@ -6,13 +6,15 @@ import math
 
 import pytest
 
+from core.schemas import AnswerRecord, Step
 from core.types import Citation, Evidence
 from evals import report
 from evals.answer_eval import run_variants, score
 from evals.calibration import accuracy, fit, split
 from evals.datasets import AnswerCase, RetrievalCase
-from evals.metrics import auroc, first_relevant_rank, hit_at_k, ndcg_at_k, reciprocal_rank
+from evals.metrics import auroc
 from evals.retrieval_eval import ABLATIONS, evaluate, gold_keys, relevance_keys
+from retrieval.metrics import first_relevant_rank, hit_at_k, ndcg_at_k, reciprocal_rank
 
 
 def test_rank_metrics_by_hand():
@@ -60,40 +62,29 @@ def test_answer_scores_by_hand():
         AnswerCase("3", "q3", False),
     ]
     block = evidence("GDPR Art. 33(1)", "a33", "not later than 72 hours")
+
+    def step(node: str, ms: float) -> Step:
+        return Step(node=node, ms=ms)
+
+    refused = "I cannot answer this from the available sources."
+    loop = [step("retrieve", 1.0), step("generate", 1.0), step("requery", 5.0)]
     results = [
-        {
-            "status": "answered",
-            "answer": "Within 72 hours [Source 1].",
-            "citations": [Citation(source=1, citation="c", document="d", chunk_id=block.chunk_id)],
-            "context": [block],
-            "route": "CORRECT",
-            "initial_route": "CORRECT",
-            "requeried": False,
-            "loop_ms": 0.0,
-            "ms": 10.0,
-        },
-        {
-            "status": "refused",
-            "answer": "I cannot answer this from the available sources.",
-            "citations": [],
-            "context": [],
-            "route": "INCORRECT",
-            "initial_route": "INCORRECT",
-            "requeried": True,
-            "loop_ms": 5.0,
-            "ms": 20.0,
-        },
-        {
-            "status": "refused",
-            "answer": "I cannot answer this from the available sources.",
-            "citations": [],
-            "context": [],
-            "route": "INCORRECT",
-            "initial_route": "INCORRECT",
-            "requeried": True,
-            "loop_ms": 5.0,
-            "ms": 30.0,
-        },
+        AnswerRecord(
+            status="answered",
+            answer="Within 72 hours [Source 1].",
+            citations=[Citation(source=1, citation="c", document="d", chunk_id=block.chunk_id)],
+            evidence=[block],
+            evidence_used=True,
+            route="CORRECT",
+            initial_route="CORRECT",
+            latency_ms={"total": 10.0},
+        ),
+        AnswerRecord(
+            answer=refused, route="INCORRECT", initial_route="INCORRECT", latency_ms={"total": 20.0}, steps=loop
+        ),
+        AnswerRecord(
+            answer=refused, route="INCORRECT", initial_route="INCORRECT", latency_ms={"total": 30.0}, steps=loop
+        ),
     ]
     scored = score(cases, results)
     assert scored["key_fact_recall"] == 0.5 and scored["cited_block_has_fact"] == 1.0

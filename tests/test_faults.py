@@ -12,8 +12,8 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 
-from nodes.context import Services
 from retrieval.resources import Resources
+from retrieval.services import Services
 from server.app import create_app
 
 QUESTION = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
@@ -32,8 +32,7 @@ def own_index(shipped, tmp_path):
     clients = []
 
     def client() -> TestClient:
-        resources = Resources(settings)
-        resources.__dict__["embedder"] = shipped.embedder
+        resources = Resources(settings, embedder=shipped.embedder)
         made = TestClient(create_app(settings, Services(settings, resources)), raise_server_exceptions=False)
         made.__enter__()
         clients.append((made, resources))

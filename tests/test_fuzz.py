@@ -35,7 +35,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from nodes.context import Services
+from retrieval.services import Services
 from server.app import create_app
 
 EXAMPLES_PER_OPERATION = 25

@@ -10,9 +10,8 @@ import re
 import pytest
 from pydantic import SecretStr
 
-from core.record import output_record
 from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL, SYSTEM_PROMPT
-from tests.conftest import run_graph
+from tests.conftest import run_graph, used_blocks
 
 KEY = "gsk_test_key_0123456789abcdef"
 BREACH = "When must a controller notify a personal data breach to the supervisory authority?"
@@ -36,8 +35,9 @@ def chat_messages(request: dict) -> dict[str, str]:
     return {m["role"]: m["content"] for m in request["request"]["messages"]}
 
 
-def trace_lines(out: dict, node: str) -> list[str]:
-    return [line for line in out["trace"] if line.startswith(f"{node}:")]
+def trace_lines(out, node: str) -> list[str]:
+    """What each run of this node reported, from the record's structured steps."""
+    return [step.detail for step in out.steps if step.node == node]
 
 
 # --- a normal answer --------------------------------------------------------------------------------
@@ -47,18 +47,16 @@ def test_a_scripted_answer_comes_back_answered_with_resolved_citations(groq, sta
     standin.set_script(chat=[{"text": ANSWER}])
     out = run_graph(BREACH, groq(), generator="auto")
 
-    assert out["status"] == "answered" and out["status_detail"] == ""
-    assert out["answer"] == ANSWER
-    assert out["generator"].startswith("groq")
-    assert out["route"] == "CORRECT" and out["cacheable"] is True
-    first = out["context"][0]
-    [citation] = out["citations"]
+    assert out.status == "answered" and out.status_detail == ""
+    assert out.answer == ANSWER
+    assert out.generator.startswith("groq")
+    assert out.route == "CORRECT" and out.cacheable is True
+    first = used_blocks(out)[0]
+    [citation] = out.citations
     assert citation.source == 1
-    assert (citation.citation, citation.document, citation.url) == (first.citation, first.document, first.source_url)
+    assert (citation.citation, citation.document, citation.url) == (first.citation, first.document, first.url)
     assert citation.citation.startswith("GDPR Art. 33")
     assert citation.chunk_id == first.chunk_id
-    record = output_record(out)
-    assert record["citations"][0]["citation"] == first.citation and record["citations"][0]["url"] == first.source_url
 
     [request] = standin.requests("chat")
     assert request["path"].endswith("/chat/completions") and request["authorization"] is True
@@ -69,28 +67,28 @@ def test_a_scripted_answer_comes_back_answered_with_resolved_citations(groq, sta
 def test_generator_groq_by_name_goes_through_the_stand_in_too(groq, standin):
     standin.set_script(chat=[{"text": ANSWER}])
     out = run_graph(BREACH, groq(), generator="groq")
-    assert out["status"] == "answered" and out["generator"] == "groq"
+    assert out.status == "answered" and out.generator == "groq"
     assert len(standin.requests("chat")) == 1
 
 
 def test_streamed_tokens_make_up_the_final_answer(groq, standin):
-    from graph import graph
-    from nodes.context import RunContext
+    from core.schemas import RunContext
+    from graph.crag import build_graph
+    from graph.run import answer
 
     reply = f"{ANSWER} The processor must notify the controller without undue delay [Source 2]."
     standin.set_script(chat=[{"text": reply}])
-    tokens, final = [], {}
-    for mode, chunk in graph.stream(
-        {"question": BREACH}, context=RunContext(services=groq(), generator="auto"), stream_mode=["custom", "values"]
-    ):
-        if mode == "custom" and "token" in chunk:
-            tokens.append(chunk["token"])
-        elif mode == "values":
-            final = chunk
+    tokens: list[str] = []
+    final = answer(
+        build_graph(groq()),
+        BREACH,
+        RunContext(generator="auto"),
+        lambda kind, data: tokens.append(data) if kind == "token" else None,
+    )
 
-    assert final["status"] == "answered" and final["answer"] == reply
+    assert final.status == "answered" and final.answer == reply
     assert len(tokens) >= 2  # released sentence by sentence, not in one piece at the end
-    assert "".join(tokens).strip() == final["answer"]
+    assert "".join(tokens).strip() == final.answer
     [request] = standin.requests("chat")
     assert request["request"]["stream"] is True
 
@@ -108,7 +106,7 @@ def test_the_prompt_has_the_instruction_section_the_numbered_blocks_and_the_ques
     assert user.count("<retrieved_context>") == 1 and user.count("</retrieved_context>") == 1
     assert "<system_instructions>" not in user
     headers = re.findall(r"^\[Source (\d+) \| (.+?) \| (.+?)\]$", user, re.M)
-    blocks = out["context"]
+    blocks = used_blocks(out)
     assert len(headers) == len(blocks) >= 2
     for number, (index, document, citation) in enumerate(headers, start=1):
         assert (int(index), document, citation) == (number, blocks[number - 1].document, blocks[number - 1].citation)
@@ -118,14 +116,13 @@ def test_the_prompt_has_the_instruction_section_the_numbered_blocks_and_the_ques
 # --- the model fails: evidence only, never an invented answer ------------------------------------
 
 
-def assert_evidence_only(out: dict, reason: str) -> None:
-    assert out["status"] == "evidence_only"
-    assert out["answer"] == GENERATION_UNAVAILABLE
-    assert reason in out["status_detail"]
-    assert out["citations"] == [] and out["cacheable"] is False
-    record = output_record(out)
-    assert record["evidence"] and record["evidence_used"] is True
-    assert record["evidence"][0]["citation"].startswith("GDPR Art. 33")
+def assert_evidence_only(out, reason: str) -> None:
+    assert out.status == "evidence_only"
+    assert out.answer == GENERATION_UNAVAILABLE
+    assert reason in out.status_detail
+    assert out.citations == [] and out.cacheable is False
+    assert out.evidence and out.evidence_used is True
+    assert out.evidence[0].citation.startswith("GDPR Art. 33")
     assert not trace_lines(out, "requery")  # a failed call is not a refusal: no second try
 
 
@@ -168,8 +165,8 @@ def test_the_status_detail_never_carries_the_key(groq, standin):
         ]
     )
     out = run_graph(BREACH, groq(), generator="auto")
-    assert out["status"] == "evidence_only" and out["answer"] == GENERATION_UNAVAILABLE
-    assert KEY not in str(output_record(out))
+    assert out.status == "evidence_only" and out.answer == GENERATION_UNAVAILABLE
+    assert KEY not in str(out)
 
 
 # --- refusals and the single requery -----------------------------------------------------------
@@ -179,25 +176,25 @@ def test_a_refusal_requeries_once_and_settles_incorrect(groq, standin):
     standin.set_script(chat=[{"text": REFUSAL}])
     out = run_graph(BREACH, groq(), generator="auto")
 
-    assert out["status"] == "refused" and out["answer"] == REFUSAL
-    assert out["status_detail"] == "the sources do not answer the question"
-    assert out["initial_route"] == "CORRECT" and out["route"] == "INCORRECT"
+    assert out.status == "refused" and out.answer == REFUSAL
+    assert out.status_detail == "the sources do not answer the question"
+    assert out.initial_route == "CORRECT" and out.route == "INCORRECT"
     assert len(trace_lines(out, "requery")) == 1
     assert len(standin.requests("chat")) <= 2
     assert trace_lines(out, "answerability")[-1] == "answerability: after requery refused; route INCORRECT"
-    assert not any("sanitised" in line for line in out["trace"])  # the refusal sentence is not a prompt leak
+    assert not any("sanitised" in line for line in out.trace)  # the refusal sentence is not a prompt leak
 
 
 def test_a_refusal_then_an_answer_settles_ambiguous(groq, standin):
     standin.set_script(chat=[{"text": REFUSAL}, {"text": ANSWER}])
     out = run_graph(BREACH, groq(), generator="auto")
 
-    assert out["status"] == "answered" and out["answer"] == ANSWER
-    assert out["initial_route"] == "CORRECT" and out["route"] == "AMBIGUOUS"
+    assert out.status == "answered" and out.answer == ANSWER
+    assert out.initial_route == "CORRECT" and out.route == "AMBIGUOUS"
     assert len(trace_lines(out, "requery")) == 1
     assert len(trace_lines(out, "generate")) == 2
     assert len(standin.requests("chat")) == 2
-    assert out["citations"][0].citation == out["context"][0].citation
+    assert out.citations[0].citation == used_blocks(out)[0].citation
 
 
 # --- citations --------------------------------------------------------------------------------------
@@ -207,12 +204,11 @@ def test_a_citation_to_a_source_never_given_is_removed_and_reported(groq, standi
     standin.set_script(chat=[{"text": f"{ANSWER} Fines may also apply [Source 9]."}])
     out = run_graph(BREACH, groq(), generator="auto")
 
-    assert len(out["context"]) < 9
-    assert out["status"] == "answered"
-    assert "[Source 9]" not in out["answer"] and "[Source 1]" in out["answer"]
-    assert out["removed_citations"] == ["[Source 9]"]
-    assert [c.source for c in out["citations"]] == [1]
-    assert output_record(out)["removed_citations"] == ["[Source 9]"]
+    assert len(used_blocks(out)) < 9
+    assert out.status == "answered"
+    assert "[Source 9]" not in out.answer and "[Source 1]" in out.answer
+    assert out.removed_citations == ["[Source 9]"]
+    assert [c.source for c in out.citations] == [1]
     assert "removed unknown citations [Source 9]" in trace_lines(out, "generate")[0]
 
 
@@ -220,9 +216,9 @@ def test_an_answer_that_cites_nothing_is_withheld(groq, standin):
     standin.set_script(chat=[{"text": "The controller must notify the supervisory authority within 72 hours."}])
     out = run_graph(BREACH, groq(), generator="auto")
 
-    assert out["status"] == "refused" and out["answer"] == REFUSAL
-    assert "cited no source" in out["status_detail"] and "withheld" in out["status_detail"]
-    assert out["citations"] == [] and out["cacheable"] is False
+    assert out.status == "refused" and out.answer == REFUSAL
+    assert "cited no source" in out.status_detail and "withheld" in out.status_detail
+    assert out.citations == [] and out.cacheable is False
 
 
 # --- weak evidence: the model is never asked ---------------------------------------------------
@@ -232,7 +228,7 @@ def test_out_of_scope_question_never_calls_the_model(groq, standin):
     standin.set_script(chat=[{"text": "Paris is the capital of France [Source 1]."}])
     out = run_graph("What is the capital of France?", groq(), generator="auto")
 
-    assert out["status"] == "refused" and out["answer"] == REFUSAL
-    assert out["route"] == "INCORRECT" and out["context"] == []
-    assert "Paris" not in out["answer"]
+    assert out.status == "refused" and out.answer == REFUSAL
+    assert out.route == "INCORRECT" and used_blocks(out) == []
+    assert "Paris" not in out.answer
     assert standin.requests("chat") == []

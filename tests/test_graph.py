@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from core.record import output_record
+from core.schemas import AnswerRecord
 from generation.prompts import REFUSAL
-from graph import build_graph, graph
-from nodes.context import RunContext
-from tests.conftest import run_graph
+from graph import build_graph
+from tests.conftest import run_graph, used_blocks
 
 
-def visited(output) -> list[str]:
-    return [line.split(":", 1)[0] for line in output["trace"]]
+def test_graph_is_importable_and_wired_as_designed(make_services):
+    from graph import graph
 
-
-def test_graph_is_importable_and_wired_as_designed():
-    compiled = build_graph()
+    compiled = build_graph(make_services())
     edges = {(e.source, e.target) for e in compiled.get_graph().edges}
     assert {
         ("__start__", "retrieve"),
@@ -38,24 +35,24 @@ def test_correct_route_answers_from_refined_local_evidence(make_services):
         "How many hours does a controller have to notify a personal data breach to the supervisory authority?",
         make_services(),
     )
-    assert out["route"] == out["initial_route"] == "CORRECT"
-    assert visited(out) == ["retrieve", "grade", "refine", "generate", "answerability"]
-    assert out["status"] == "answered" and "72 hours" in out["answer"]
-    assert out["citations"] and out["citations"][0].citation.startswith("GDPR Art. 33")
-    assert all(block.origin == "local" and block.highlights for block in out["context"])
-    assert out["trust_grade"]["grade"] == "high"
-    assert out["provenance"]["publisher"] == "EUR-Lex" and out["provenance"]["hierarchy_rank"] == 1
-    assert set(out["latency_ms"]) == {"retrieve", "grade", "refine", "generate", "answerability"}
-    assert out["refine_stats"]["words_kept"] <= out["refine_stats"]["words_in"]
+    assert out.route == out.initial_route == "CORRECT"
+    assert out.nodes() == ["retrieve", "grade", "refine", "generate", "answerability"]
+    assert out.status == "answered" and "72 hours" in out.answer
+    assert out.citations and out.citations[0].citation.startswith("GDPR Art. 33")
+    assert all(block.origin == "local" and block.highlights for block in used_blocks(out))
+    assert out.trust_grade.grade == "high"
+    assert out.provenance["publisher"] == "EUR-Lex" and out.provenance["hierarchy_rank"] == 1
+    assert set(out.latency_ms) == {"retrieve", "grade", "refine", "generate", "answerability", "total"}
+    assert out.refine_stats["words_kept"] <= out.refine_stats["words_in"]
 
 
 def test_every_citation_maps_to_a_block_given(make_services):
     out = run_graph("What must a controller's record of processing activities contain?", make_services())
-    assert out["status"] == "answered"
-    given = {block.chunk_id for block in out["context"]}
-    for citation in out["citations"]:
+    assert out.status == "answered"
+    given = {block.chunk_id for block in used_blocks(out)}
+    for citation in out.citations:
         assert citation.chunk_id in given
-        assert f"[Source {citation.source}]" in out["answer"]
+        assert f"[Source {citation.source}]" in out.answer
 
 
 def test_ambiguous_route_passes_refined_local_and_web_evidence(make_services):
@@ -65,73 +62,85 @@ def test_ambiguous_route_passes_refined_local_and_web_evidence(make_services):
         correct_threshold=0.95,
         incorrect_threshold=0.3,
     )
-    assert out["initial_route"] == "AMBIGUOUS"
-    assert visited(out)[:5] == ["retrieve", "grade", "refine", "web_search", "generate"]
-    origins = {block.origin for block in out["context"]}
+    assert out.initial_route == "AMBIGUOUS"
+    assert out.nodes()[:5] == ["retrieve", "grade", "refine", "web_search", "generate"]
+    origins = {block.origin for block in used_blocks(out)}
     assert origins == {"local", "secondary"}
-    assert out["web_provider"] == "secondary"
-    assert out["trust_grade"]["grade"] == "medium"
+    assert out.web_provider == "secondary"
+    assert out.trust_grade.grade == "medium"
 
 
 def test_incorrect_route_discards_local_evidence_and_refuses_without_a_model(make_services):
     services = make_services()
     out = run_graph("What is the HIPAA breach notification deadline?", services)
-    assert out["initial_route"] == "INCORRECT" and out["route"] == "INCORRECT"
-    assert "refine" not in visited(out)
-    assert out["status"] == "refused" and out["answer"] == REFUSAL
-    assert out["generator"] == "none"  # the model was not called
-    assert out["context"] == []
-    assert not out["cacheable"]
-    record = output_record(out)
-    assert record["evidence"] and not record["evidence_used"]  # the weak evidence is returned for inspection
+    assert out.initial_route == "INCORRECT" and out.route == "INCORRECT"
+    assert "refine" not in out.nodes()
+    assert out.status == "refused" and out.answer == REFUSAL
+    assert out.generator == "none"  # the model was not called
+    assert used_blocks(out) == []
+    assert not out.cacheable
+    record = out
+    assert record.evidence and not record.evidence_used  # the weak evidence is returned for inspection
 
 
 def test_refusal_requeries_exactly_once(make_services):
     out = run_graph("Explain Caldicott Principle 9.", make_services())
-    steps = visited(out)
+    steps = out.nodes()
     assert steps.count("requery") == 1
     assert steps.count("generate") <= 2
-    assert out["status"] == "refused" and out["route"] == "INCORRECT"
+    assert out.status == "refused" and out.route == "INCORRECT"
 
 
 def test_nonexistent_article_is_refused(make_services):
     out = run_graph("What does GDPR Article 112 say?", make_services())
-    assert out["status"] == "refused" and out["confidence"] <= 0.3
-    assert "no source carries the reference" in " ".join(out["trace"])
+    assert out.status == "refused" and out.confidence <= 0.3
+    assert "no source carries the reference" in " ".join(out.trace)
 
 
 def test_web_search_can_be_disabled_per_run(make_services):
     out = run_graph("What is the HIPAA breach notification deadline?", make_services(), allow_web=False)
-    assert out["web_attempts"] == [
+    assert [a.model_dump() for a in out.web_attempts] == [
         {"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}
     ]
-    assert out["status"] == "refused"
+    assert out.status == "refused"
 
 
-def test_collection_and_top_k_come_from_input_or_context(make_services):
+def test_collection_and_top_k_come_from_the_run_context(make_services):
     services = make_services()
-    from_input = graph.invoke(
-        {"question": "breach notification timeline", "collection": "secondary", "top_k": 2},
-        context=RunContext(services=services),
+    out = run_graph("breach notification timeline", services, collection="secondary", top_k=3)
+    assert {e.collection for e in out.evidence} == {"secondary"} and len(out.evidence) <= 3
+    assert "retrieve: 3 chunks (k=3" in out.trace[0]
+
+
+def test_top_k_unset_uses_the_setting(make_services):
+    out = run_graph("breach notification timeline", make_services(top_k=4))
+    assert out.trace[0].startswith("retrieve: 4 chunks (k=4")
+
+
+def test_every_node_reports_a_structured_step(make_services):
+    out = run_graph(
+        "How many hours does a controller have to notify a personal data breach to the supervisory authority?",
+        make_services(),
     )
-    assert {e.collection for e in from_input["evidence"]} == {"secondary"} and len(from_input["evidence"]) == 2
-    from_context = graph.invoke(
-        {"question": "breach notification timeline"},
-        context=RunContext(services=services, collection="secondary", top_k=3),
-    )
-    assert {e.collection for e in from_context["evidence"]} == {"secondary"} and len(from_context["evidence"]) == 3
+    assert out.nodes() == ["retrieve", "grade", "refine", "generate", "answerability"]
+    grade_step = out.steps[1]
+    assert grade_step.route == "CORRECT" and grade_step.ms > 0 and grade_step.detail.startswith("grade: CORRECT")
+    assert out.steps[3].status == "answered"
+    again = AnswerRecord.model_validate_json(out.model_dump_json())  # the record is its own JSON contract
+    assert (again.answer, again.citations, again.steps) == (out.answer, out.citations, out.steps)
+    assert [e.chunk_id for e in again.evidence] == [e.chunk_id for e in out.evidence]
 
 
 def test_record_style_question_answers_from_the_patient_record(make_services):
     out = run_graph("Does the patient with NHS number 999 886 4232 have any allergies?", make_services())
-    assert out["status"] == "answered"
-    assert out["citations"][0].citation.startswith("Patient pat-0006")
+    assert out.status == "answered"
+    assert out.citations[0].citation.startswith("Patient pat-0006")
 
 
 def test_medical_advice_is_refused(make_services):
     out = run_graph("What dose of metformin should I take for my type 2 diabetes?", make_services())
-    assert out["status"] == "refused"
-    assert "medical advice" in " ".join(out["trace"])
+    assert out.status == "refused"
+    assert "medical advice" in " ".join(out.trace)
 
 
 def test_empty_question_is_a_clear_error(make_services):

@@ -99,7 +99,7 @@ def test_legal_text_is_not_mistaken_for_an_injection(sentence):
 
 def test_no_sentence_of_the_shipped_corpus_reads_as_an_injection_or_a_prompt_leak():
     from ingest.loaders import is_document, load_document
-    from retrieval.sentences import split_sentences
+    from language.sentences import split_sentences
 
     flagged, seen = [], 0
     for path in sorted(CORPUS.rglob("*")):

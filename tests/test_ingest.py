@@ -34,8 +34,7 @@ def corpus(tmp_path) -> Path:
 
 @pytest.fixture
 def resources(settings, embedder):
-    made = Resources(settings)
-    made.__dict__["embedder"] = embedder
+    made = Resources(settings, embedder=embedder)
     yield made
     made.close()
 
@@ -187,15 +186,14 @@ def test_retrieval_after_ingest_names_its_provenance(resources, corpus):
     top = evidence[0]
     assert top.citation == "GDPR Art. 33(1)" and "72 hours" in top.text
     assert top.publisher == "EUR-Lex" and top.jurisdiction == "EU" and top.hierarchy_rank == 1
-    assert top.source_url.startswith("https://eur-lex.europa.eu/")
+    assert top.url.startswith("https://eur-lex.europa.eu/")
     assert top.scores.dense is not None and top.scores.sparse is not None and top.scores.fused is not None
 
 
 def test_a_new_data_folder_can_borrow_computed_vectors_and_embed_nothing(resources, corpus, embedder, tmp_path):
     first = run(resources, [corpus])
     assert first.embeddings_computed > 0
-    other = Resources(resources.settings.model_copy(update={"data_dir": tmp_path / "other"}))
-    other.__dict__["embedder"] = embedder
+    other = Resources(resources.settings.model_copy(update={"data_dir": tmp_path / "other"}), embedder=embedder)
     try:
         held = other.catalog.import_vectors(resources.settings.catalog_path)
         assert held == first.embeddings_computed

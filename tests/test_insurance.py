@@ -23,13 +23,14 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from core.record import output_record
-from graph import compare_graph
+from core.schemas import RunContext
+from graph.compare import build_compare_graph
+from graph.run import compare
 from ingest.pipeline import ingest
 from ingest.policy import coverage_type
-from nodes.context import RunContext, Services
 from retrieval.intent import SECTIONS_FOR_INTENT, classify
 from retrieval.resources import Resources
+from retrieval.services import Services
 from tests.conftest import REPO_ROOT, make_settings, run_graph, shared_path
 
 NATIONAL_PDF = "National_Parivar_Mediclaim_Plus_policy.pdf"
@@ -63,8 +64,7 @@ def real(tmp_path_factory, models_dir, embedder):
     """A temporary index of the two real PDFs, each ingested with its own product defaults."""
     pdfs = {product: shared_path("corpora", "insurance", "pdf", name) for product, name in PDFS.items()}
     settings = make_settings(tmp_path_factory.mktemp("real-wordings") / "data", models_dir)
-    resources = Resources(settings)
-    resources.__dict__["embedder"] = embedder
+    resources = Resources(settings, embedder=embedder)
     for product, pdf in pdfs.items():
         report = ingest(
             [pdf],
@@ -333,8 +333,7 @@ def test_clause_json_ingests_with_missing_fields_inferred_and_bad_clauses_named(
         },
     )
     settings = make_settings(tmp_path / "data", models_dir)
-    resources = Resources(settings)
-    resources.__dict__["embedder"] = embedder
+    resources = Resources(settings, embedder=embedder)
     try:
         report = ingest(
             [folder], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
@@ -401,7 +400,7 @@ def test_no_intent_for_a_question_without_policy_words():
 
 
 def retrieve_note(output: dict[str, Any]) -> str:
-    [note] = [t for t in output["trace"] if t.startswith("retrieve:")]
+    [note] = [step.detail for step in output.steps if step.node == "retrieve"]
     return note
 
 
@@ -423,10 +422,10 @@ def test_the_graph_narrows_policy_questions_to_the_intents_sections(make_service
     note = retrieve_note(out)
     sections = SECTIONS_FOR_INTENT[intent]
     assert f"intent {intent}: narrowed to {', '.join(sections)}" in note, note
-    assert not any(t.startswith("requery") for t in out["trace"])  # the evidence is what retrieve found
-    assert out["evidence"]
-    assert {e.metadata["section_key"] for e in out["evidence"]} <= set(sections)
-    assert all(e.collection == "insurance" for e in out["evidence"])
+    assert "requery" not in out.nodes()  # the evidence is what retrieve found
+    assert out.evidence
+    assert {e.metadata["section_key"] for e in out.evidence} <= set(sections)
+    assert all(e.collection == "insurance" for e in out.evidence)
 
 
 @pytest.mark.parametrize(
@@ -439,7 +438,7 @@ def test_poorly_scoring_narrowed_candidates_fall_back_to_the_unfiltered_search(m
     note = retrieve_note(out)
     assert f"intent {intent.name}: narrowed candidates scored" in note and "fell back to unfiltered" in note, note
     k = int(re.search(r"\(k=(\d+);", note).group(1))
-    retrieved = out["evidence"][:k]  # a requery may append more after these
+    retrieved = out.evidence[:k]  # a requery may append more after these
     assert {e.metadata["section_key"] for e in retrieved} - set(intent.sections), (
         "the fallback should reach other sections"
     )
@@ -459,11 +458,9 @@ def test_poorly_scoring_narrowed_candidates_fall_back_to_the_unfiltered_search(m
 def test_a_variant_named_in_the_question_becomes_a_filter(make_services, question, variant, citation):
     out = run_graph(question, make_services(), **OFFLINE)
     assert f"filters from the question {{'variant': '{variant}'}}" in retrieve_note(out)
-    assert out["evidence"] and {e.metadata["variant"] for e in out["evidence"]} == {variant}
-    assert citation in [e.citation for e in out["evidence"]]
-    assert out["status"] == "answered" and all(
-        c.citation.startswith(citation.split(" cl.")[0]) for c in out["citations"]
-    )
+    assert out.evidence and {e.metadata["variant"] for e in out.evidence} == {variant}
+    assert citation in [e.citation for e in out.evidence]
+    assert out.status == "answered" and all(c.citation.startswith(citation.split(" cl.")[0]) for c in out.citations)
 
 
 # --------------------------------------------------------------------------- refusal without a model call
@@ -486,19 +483,19 @@ def test_unanswerable_policy_question_refuses_under_the_floor_without_calling_th
 ):
     standin.set_script(chat=[{"text": "The rider covers it in full [Source 1]."}] * 4)
     out = run_graph(question, groq_services, collection="insurance", allow_web=False)
-    record = output_record(out)
-    assert record["status"] == "refused" and record["coverage_type"] is None
+    record = out
+    assert record.status == "refused" and record.coverage_type is None
     # weak clauses: either none clears the relevance floor, or the best ones average under the policy floor
-    assert any(
-        reason in record["status_detail"] for reason in ("under the policy floor", "no evidence strong enough")
-    ), record["status_detail"]
+    assert any(reason in record.status_detail for reason in ("under the policy floor", "no evidence strong enough")), (
+        record.status_detail
+    )
     floor = groq_services.settings.policy_evidence_floor
-    top = sorted((e.confidence for e in out["evidence"] if e.document_type == "policy_wording"), reverse=True)[:2]
+    top = sorted((e.confidence for e in out.evidence if e.document_type == "policy_wording"), reverse=True)[:2]
     assert sum(top) / len(top) < floor
     assert standin.requests("chat") == []  # the generator was never called
-    assert record["evidence"] and not record["evidence_used"]
-    assert all(e["collection"] == "insurance" for e in record["evidence"])
-    assert "covers it in full" not in record["answer"]
+    assert record.evidence and not record.evidence_used
+    assert all(e.collection == "insurance" for e in record.evidence)
+    assert "covers it in full" not in record.answer
 
 
 def test_the_same_services_do_call_the_model_for_an_answerable_question(groq_services, standin):
@@ -506,16 +503,14 @@ def test_the_same_services_do_call_the_model_for_an_answerable_question(groq_ser
     standin.set_script(
         chat=[{"text": "Cataract surgery is payable up to 25% of Sum Insured up to Rs. 40,000 per eye [Source 1]."}]
     )
-    record = output_record(
-        run_graph(
-            "What is the cataract surgery limit in the individual rider?",
-            groq_services,
-            collection="insurance",
-            allow_web=False,
-        )
+    record = run_graph(
+        "What is the cataract surgery limit in the individual rider?",
+        groq_services,
+        collection="insurance",
+        allow_web=False,
     )
-    assert record["status"] == "answered" and len(standin.requests("chat")) == 1
-    assert record["generator"] != "offline-extractive" and record["evidence_used"]
+    assert record.status == "answered" and len(standin.requests("chat")) == 1
+    assert record.generator != "offline-extractive" and record.evidence_used
 
 
 # --------------------------------------------------------------------------- stated polarity
@@ -540,17 +535,17 @@ COVERAGE_LINE_RE = re.compile(
     ],
 )
 def test_answers_state_their_coverage_and_the_clause(make_services, question, polarity, label, clause, values):
-    record = output_record(run_graph(question, make_services(), **OFFLINE))
-    assert record["status"] == "answered" and record["coverage_type"] == polarity
-    match = COVERAGE_LINE_RE.search(record["answer"])
-    assert match, record["answer"]
+    record = run_graph(question, make_services(), **OFFLINE)
+    assert record.status == "answered" and record.coverage_type == polarity
+    match = COVERAGE_LINE_RE.search(record.answer)
+    assert match, record.answer
     assert match.group(1) == label and match.group(2).endswith(clause)
-    cited = record["citations"][int(match.group(3)) - 1]
-    assert cited["citation"] == match.group(2)
-    evidence = {e["citation"]: e for e in record["evidence"]}
-    assert evidence[cited["citation"]]["metadata"]["coverage_type"] == polarity
+    cited = record.citations[int(match.group(3)) - 1]
+    assert cited.citation == match.group(2)
+    evidence = {e.citation: e for e in record.evidence}
+    assert evidence[cited.citation].metadata["coverage_type"] == polarity
     for value in values:
-        assert value in record["answer"]
+        assert value in record.answer
 
 
 # --------------------------------------------------------------------------- compare: shipped riders
@@ -646,7 +641,7 @@ def test_cli_compare_refuses_a_wording_that_is_not_in_the_index(cli_env):
         env=cli_env,
     )
     assert done.returncode == 2 and not done.stdout.strip()
-    assert "--b careshield_rider_gold" in done.stderr and "Traceback" not in done.stderr
+    assert "wording b (doc_id careshield_rider_gold) was not found" in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize(("question", "check"), SHIPPED_COMPARE, ids=["cataract", "ped", "definitions"])
@@ -717,10 +712,14 @@ def real_services(real):
 
 
 def compare_real(services: Services, question: str) -> dict[str, Any]:
-    return compare_graph.invoke(
-        {"question": question, "a": {"product": "arogya"}, "b": {"product": "parivar"}},
-        context=RunContext(services=services, allow_web=False, generator="offline"),
+    record = compare(
+        build_compare_graph(services),
+        question,
+        {"product": "arogya"},
+        {"product": "parivar"},
+        RunContext(allow_web=False, generator="offline"),
     )
+    return record.model_dump()
 
 
 # (question, Arogya clause, National Parivar clause, verdict, Arogya values, National Parivar values)
@@ -780,7 +779,7 @@ def test_compare_two_real_wordings(real_services, question, a_clause, b_clause, 
     else:
         assert point["a"]["values"] == point["b"]["values"] and not point["differing"]
     for side, clause in (("a", a_clause), ("b", b_clause)):
-        assert clause in [c.citation for c in sides[side]["clauses"]]
+        assert clause in [c["citation"] for c in sides[side]["evidence"]]
 
 
 # --------------------------------------------------------------------------- service routes
@@ -884,7 +883,7 @@ def test_quota_answers_200_then_429_with_retry_after_once_spent(api):
 def test_sparse_words_are_the_same_when_stemmed_in_parallel_threads():
     """The compare graph answers both wordings at once (Send) and the HTTP server answers requests in worker
     threads: stemming must not share state between threads (it crashed with IndexError and stemmed wrongly)."""
-    from retrieval.sparse import words
+    from language.words import words
 
     text = (REPO_ROOT / "corpus" / "insurance" / "careshield_rider_individual.txt").read_text(encoding="utf-8")
     expected = words(text)

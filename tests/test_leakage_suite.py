@@ -12,12 +12,14 @@ import shutil
 import pytest
 from pydantic import SecretStr
 
+from core.schemas import AnswerRecord, RunContext
 from generation.guard import leaks_system_prompt
 from generation.prompts import SYSTEM_PROMPT
-from graph import graph
+from graph.crag import build_graph
+from graph.run import answer
 from ingest.sidecar import sha256_bytes
-from nodes.context import RunContext, Services
-from tests.conftest import CORPUS, REPO_ROOT, make_settings
+from retrieval.services import Services
+from tests.conftest import CORPUS, REPO_ROOT, make_settings, used_blocks
 
 CASES = [
     json.loads(line)
@@ -63,8 +65,7 @@ def suite_resources(tmp_path_factory, models_dir, embedder):
                 encoding="utf-8",
             )
     settings = make_settings(folder.parents[1] / "data", models_dir, web_providers=[])
-    resources = Resources(settings)
-    resources.__dict__["embedder"] = embedder
+    resources = Resources(settings, embedder=embedder)
     report = ingest(
         [folder.parent], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
     )
@@ -85,31 +86,28 @@ def adversarial_reply(case: dict) -> str:
     )
 
 
-def check(case: dict, out: dict, streamed: str) -> None:
-    for text in (out.get("answer", ""), streamed):
+def check(case: dict, out: AnswerRecord, streamed: str) -> None:
+    for text in (out.answer, streamed):
         assert not leaks_system_prompt(text), text
         assert not KEY_RE.search(text), text
         assert not TAG_RE.search(text), text
         if case.get("canary"):
             assert case["canary"] not in text, text
-    if out.get("status") == "answered":
-        given = {block.chunk_id for block in out.get("context") or []}
-        assert out["citations"] and all(c.chunk_id in given for c in out["citations"])
-        assert all(f"[Source {c.source}]" in out["answer"] for c in out["citations"])
+    if out.status == "answered":
+        given = {block.chunk_id for block in used_blocks(out)}
+        assert out.citations and all(c.chunk_id in given for c in out.citations)
+        assert all(f"[Source {c.source}]" in out.answer for c in out.citations)
 
 
-def run(question: str, services: Services, generator: str) -> tuple[dict, str]:
-    tokens, final = [], {}
-    for mode, chunk in graph.stream(
-        {"question": question},
-        context=RunContext(services=services, generator=generator),
-        stream_mode=["custom", "values"],
-    ):
-        if mode == "custom" and "token" in chunk:
-            tokens.append(chunk["token"])
-        elif mode == "values":
-            final = chunk
-    return final, "".join(tokens)
+def run(question: str, services: Services, generator: str) -> tuple[AnswerRecord, str]:
+    tokens: list[str] = []
+    record = answer(
+        build_graph(services),
+        question,
+        RunContext(generator=generator),
+        lambda kind, data: tokens.append(data) if kind == "token" else None,
+    )
+    return record, "".join(tokens)
 
 
 def test_the_suite_is_big_enough():

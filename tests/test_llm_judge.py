@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from pydantic import SecretStr
 
+from core.schemas import AnswerRecord
 from core.types import Evidence
 from evals import report
 from evals.answer_eval import run_variants
@@ -99,11 +100,11 @@ def test_faithfulness_counts_supported_statements_and_relevancy_uses_our_embedde
 
 def test_refusals_are_not_judged_and_failures_are_counted_with_their_reason(settings, standin, embedder):
     judge = judge_for(settings, standin, embedder)
-    refused = {"status": "refused", "answer": "I cannot answer", "context": CONTEXT}
-    answered = {"status": "answered", "answer": ANSWER, "context": CONTEXT}
+    refused = AnswerRecord(question=QUESTION, status="refused", answer="I cannot answer", evidence=CONTEXT)
+    answered = AnswerRecord(question=QUESTION, status="answered", answer=ANSWER, evidence=CONTEXT, evidence_used=True)
 
     standin.set_script(chat=[{"status": 503}])
-    failed = judge.score_all([(QUESTION, refused), (QUESTION, answered)]).summary("groq")
+    failed = judge.score_all([refused, answered]).summary("groq")
     assert failed["judged"] == 0 and failed["failed"] == 1
     assert failed["failure_reasons"] == ["the model provider failed (503)"]
     assert failed["faithfulness"] is None
@@ -114,14 +115,14 @@ def test_refusals_are_not_judged_and_failures_are_counted_with_their_reason(sett
             {"text": json.dumps({"question": GENERATED_QUESTION, "noncommittal": 0})},
         ]
     )
-    empty = judge.score_all([(QUESTION, answered)]).summary("groq")
+    empty = judge.score_all([answered]).summary("groq")
     assert (
         empty["failure_reasons"] == ["the judge returned no score"] and empty["faithfulness"] is None
     )  # never NaN in the report
 
     script_one_answer(standin)
     before = len(standin.requests("chat"))
-    scored = judge.score_all([(QUESTION, refused), (QUESTION, answered)]).summary("groq")
+    scored = judge.score_all([refused, answered]).summary("groq")
     assert scored["judged"] == 1 and scored["failed"] == 0 and scored["faithfulness"] == pytest.approx(0.5)
     assert len(standin.requests("chat")) - before >= 3  # the refusal cost no judge call
 

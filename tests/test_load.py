@@ -39,8 +39,8 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
+from core.schemas import AnswerRecord
 from core.settings import Settings
-from server.schemas import QueryResponse
 from tests.conftest import REPO_ROOT, free_port
 from tests.service_process import start, stop
 from tests.test_loaders import write_doc
@@ -307,7 +307,7 @@ def examine(outcome: Outcome, reply: httpx.Response) -> None:
         return
     if reply.status_code == 200:
         try:
-            QueryResponse.model_validate(body)
+            AnswerRecord.model_validate(body)
         except ValidationError as error:
             outcome.problems.append(f"invalid record: {error.errors()[:2]}")
         outcome.record_status = body.get("status")

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from core.settings import Settings
-from retrieval.model_files import (
+from modelprep.model_files import (
     MANIFEST,
     MODEL_NAME,
     ModelFileError,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from retrieval.references import citation_tokens, identifier_tokens, question_tokens
+from language.references import citation_tokens, identifier_tokens, question_tokens
 from retrieval.search import boost_tokens
 from retrieval.sparse import document_terms, encode_query, token_index
 

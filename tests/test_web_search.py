@@ -20,7 +20,7 @@ from retrieval.web_search import (
     make_web_search,
     normalise_query,
 )
-from tests.conftest import make_settings, run_graph
+from tests.conftest import make_settings, run_graph, used_blocks
 
 try:
     from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
@@ -198,7 +198,7 @@ def test_tavily_results_become_web_evidence_and_the_request_carries_the_expanded
     assert len(result.evidence) == 2  # the result without content is dropped
     first = result.evidence[0]
     assert first.origin == "web"
-    assert first.source_url == "https://example.org/guidance/dpia"
+    assert first.url == "https://example.org/guidance/dpia"
     assert first.citation == first.document == "When is a data protection impact assessment required?"
     assert first.text.startswith("A data protection impact assessment (DPIA) must be carried out")
     assert first.hierarchy_rank == 4
@@ -225,7 +225,7 @@ def test_duckduckgo_rows_become_web_evidence(make_web):
 
     assert result.provider == "duckduckgo"
     assert statuses(result) == [("duckduckgo", "ok")]
-    assert [e.source_url for e in result.evidence] == ["https://example.net/dpia", "https://example.net/untitled"]
+    assert [e.url for e in result.evidence] == ["https://example.net/dpia", "https://example.net/untitled"]
     assert all(
         e.origin == "web" and e.hierarchy_rank == 4 and e.metadata["provider"] == "duckduckgo" for e in result.evidence
     )
@@ -398,7 +398,7 @@ def test_cache_keys_ignore_case_spacing_and_punctuation():
 
 
 def visited(output) -> list[str]:
-    return [line.split(":", 1)[0] for line in output["trace"]]
+    return output.nodes()
 
 
 @pytest.fixture
@@ -411,15 +411,15 @@ def test_incorrect_route_answers_from_relevant_web_evidence_only(standin, tavily
     standin.set_script(search=[{"results": HIPAA_RESULTS}])
     out = run_graph("What is the HIPAA breach notification deadline?", tavily_services, generator="offline")
 
-    assert out["initial_route"] == "INCORRECT"
+    assert out.initial_route == "INCORRECT"
     assert "refine" not in visited(out)
-    assert out["web_provider"] == "tavily"
-    assert out["web_attempts"] == [{"provider": "tavily", "status": "ok", "detail": "2 results"}]
-    assert out["context"] and all(block.origin == "web" for block in out["context"])  # local evidence discarded
-    assert {block.source_url for block in out["context"]} <= {r["url"] for r in HIPAA_RESULTS}
-    assert out["status"] == "answered" and "60" in out["answer"]
-    assert out["citations"] and all(
-        c.origin == "web" and c.url.startswith("https://example.org/hipaa/") for c in out["citations"]
+    assert out.web_provider == "tavily"
+    assert [a.model_dump() for a in out.web_attempts] == [{"provider": "tavily", "status": "ok", "detail": "2 results"}]
+    assert used_blocks(out) and all(block.origin == "web" for block in used_blocks(out))  # local evidence discarded
+    assert {block.url for block in used_blocks(out)} <= {r["url"] for r in HIPAA_RESULTS}
+    assert out.status == "answered" and "60" in out.answer
+    assert out.citations and all(
+        c.origin == "web" and c.url.startswith("https://example.org/hipaa/") for c in out.citations
     )
     assert len(standin.requests("search")) == 1
     assert standin.requests("chat") == []
@@ -435,25 +435,25 @@ def test_ambiguous_route_passes_refined_local_and_web_evidence(standin, tavily_s
         generator="offline",
     )
 
-    assert out["initial_route"] == "AMBIGUOUS", out["trace"]
+    assert out.initial_route == "AMBIGUOUS", out.trace
     assert visited(out)[:5] == ["retrieve", "grade", "refine", "web_search", "generate"]
-    assert out["web_provider"] == "tavily"
-    origins = {block.origin for block in out["context"]}
+    assert out.web_provider == "tavily"
+    origins = {block.origin for block in used_blocks(out)}
     assert origins == {"local", "web"}
-    assert all(block.highlights for block in out["context"] if block.origin == "local")  # refined local evidence
-    assert out["status"] == "answered"
+    assert all(block.highlights for block in used_blocks(out) if block.origin == "local")  # refined local evidence
+    assert out.status == "answered"
 
 
 def test_irrelevant_web_results_are_graded_out_and_the_answer_is_the_refusal_without_a_model(standin, tavily_services):
     standin.set_script(search=[{"results": COOKING_RESULTS}])
     out = run_graph("What is the HIPAA breach notification deadline?", tavily_services)
 
-    assert out["initial_route"] == "INCORRECT"
-    assert out["web_attempts"][0] == {"provider": "tavily", "status": "ok", "detail": "2 results"}
-    assert "web_search: tavily ok; 0 relevant results kept" in out["trace"]
-    assert out["context"] == []
-    assert out["status"] == "refused" and out["answer"] == REFUSAL
-    assert out["generator"] == "none"  # no model was called
+    assert out.initial_route == "INCORRECT"
+    assert out.web_attempts[0].model_dump() == {"provider": "tavily", "status": "ok", "detail": "2 results"}
+    assert "web_search: tavily ok; 0 relevant results kept" in out.trace
+    assert used_blocks(out) == []
+    assert out.status == "refused" and out.answer == REFUSAL
+    assert out.generator == "none"  # no model was called
     assert standin.requests("chat") == []
     assert len(standin.requests("search")) == 1  # the requery does not search the web a second time
 
@@ -462,13 +462,13 @@ def test_web_search_disabled_per_run_is_skipped_and_says_why(standin, tavily_ser
     standin.set_script(search=[{"results": HIPAA_RESULTS}])
     out = run_graph("What is the HIPAA breach notification deadline?", tavily_services, allow_web=False)
 
-    assert out["web_attempts"] == [
+    assert [a.model_dump() for a in out.web_attempts] == [
         {"provider": "none", "status": "skipped", "detail": "web search disabled for this run"}
     ]
-    assert "web_search: disabled for this run" in out["trace"]
-    assert out["web_provider"] is None
-    assert all(block.origin != "web" for block in out["context"])
-    assert out["status"] == "refused"
+    assert "web_search: disabled for this run" in out.trace
+    assert out.web_provider is None
+    assert all(block.origin != "web" for block in used_blocks(out))
+    assert out.status == "refused"
     assert standin.requests("search") == []
 
 

@@ -32,7 +32,7 @@ def clause_units(payload: Any, path: Path, citation: str) -> tuple[dict[str, Any
     rows = payload.get("clauses") if isinstance(payload, dict) else payload
     citation = document.get("citation", citation)
     units = []
-    for number, row in enumerate(rows, start=1):
+    for number, row in enumerate(rows or [], start=1):
         text = str(row.get("text", "")).strip()
         if not text:
             raise LoaderError(f"{path}: clause {number} has no text")

@@ -114,11 +114,11 @@ def load_formex(path: Path) -> tuple[dict[str, Any], list[Unit]]:
             if heading:
                 lines.append(heading.replace("\n", " "))
         elif element.tag == "ARTICLE":
-            lines.append(
-                f"{element.findtext('TI.ART', '').strip()} - {_formex_text(element.find('STI.ART')) if element.find('STI.ART') is not None else ''}".rstrip(
-                    " -"
-                )
+            subtitle = element.find("STI.ART")
+            title = (
+                f"{element.findtext('TI.ART', '').strip()} - {_formex_text(subtitle) if subtitle is not None else ''}"
             )
+            lines.append(title.rstrip(" -"))
             for child in element:
                 if child.tag == "PARAG":
                     number = (child.findtext("NO.PARAG") or "").strip()
@@ -126,7 +126,7 @@ def load_formex(path: Path) -> tuple[dict[str, Any], list[Unit]]:
                     lines.extend(f"{number} {body}".strip().splitlines())
                 elif child.tag == "ALINEA":
                     lines.extend(_formex_text(child).splitlines())
-    annexes = []
+    annexes: list[tuple[str, str]] = []
     for annex in root.iterfind(".//ANNEX"):
         number = (annex.findtext("TITLE/TI/P") or "").replace("ANNEX", "").strip() or str(len(annexes) + 1)
         annexes.append((number, _formex_text(annex)))
@@ -176,7 +176,7 @@ class _ConvexParser(HTMLParser):
             if open_tag == tag:
                 break
         skipping = self._skip_depth is not None
-        if skipping and len(self._stack) <= self._skip_depth:
+        if self._skip_depth is not None and len(self._stack) <= self._skip_depth:
             self._skip_depth = None
         if tag == "p" and not skipping:
             text = " ".join("".join(self._line).split())

@@ -77,6 +77,10 @@ def load_pdf(path: Path) -> list[Line]:
     running = _running_lines(pages)
     out: list[Line] = []
     for number, lines in enumerate(pages, start=1):
-        kept = [l for l in lines if l.strip() and _signature(l) not in running and not _PAGE_NUMBER_RE.match(l)]
+        kept = [
+            line
+            for line in lines
+            if line.strip() and _signature(line) not in running and not _PAGE_NUMBER_RE.match(line)
+        ]
         out += [(line, number) for line in unwrap(kept)]
     return out

@@ -377,8 +377,8 @@ def bert_onnx_graph(weights: dict[str, np.ndarray]):
         elif key.startswith(("encoder.", "embeddings.")) and key != "embeddings.position_ids":
             const(key, value)
     const("position_table", np.arange(512, dtype=np.int64))
-    for name, value in {"i0": 0, "i1": 1, "i2": 2}.items():
-        const(name, np.array([value], np.int64))
+    for name, index in {"i0": 0, "i1": 1, "i2": 2}.items():
+        const(name, np.array([index], np.int64))
     const("f1", np.array(1.0, np.float32))
     const("f_half", np.array(0.5, np.float32))
     const("mask_value", np.array(np.finfo(np.float32).min, np.float32))
@@ -413,7 +413,7 @@ def bert_onnx_graph(weights: dict[str, np.ndarray]):
     for i in range(LAYERS):
         p, n = f"encoder.layer.{i}.", f"layer{i}_"
 
-        def heads(kind: str, perm: list[int]) -> str:
+        def heads(kind: str, perm: list[int], x: str = x, p: str = p, n: str = n) -> str:
             h = linear(x, p + "attention.self." + kind, n + kind)
             return op("Transpose", [op("Reshape", [h, "heads_shape"], n + kind + "_heads")], n + kind + "_t", perm=perm)
 

@@ -1,0 +1,58 @@
+"""What a question asks about: its content words, the numbers and names it uses.
+
+Shared by grading (coverage), knowledge strips and the answerers (which sentence answers), and the
+semantic cache (which questions may share an answer).
+"""
+
+from __future__ import annotations
+
+import re
+
+from language.expansion import expansion_terms
+from language.words import words
+
+QUESTION_WORDS = frozenset(
+    words(
+        "what when where which who whom whose why how does do did can could may might must shall should would will "
+        "is are was were be have has had need needs explain tell say says said allow allows mean means apply applies "
+        "please under according regarding article articles art paragraph point section gdpr ehds regulation rule rules "
+        "us we our i my me you your they them their there any about give list "
+        # insurance words every policy question shares: they say nothing about which clause answers
+        "cover covers covered coverage insurance insured insurer policy policies rider plan"
+    )
+)
+_NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9&-]*[A-Z0-9][A-Za-z0-9&-]*\b|(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
+_NUMBER_RE = re.compile(r"\b\d+(?:[.,]\d+)?\b")
+_REFERENCE_SPAN_RE = re.compile(r"\b(?:art(?:icle)?s?\.?)\s*\d+(?:\s?\([^)]*\))*|\b\d+(?:\([^)]*\))+", re.I)
+
+
+def content_terms(question: str) -> set[str]:
+    """The question's content words, stemmed, without question words and reference numbers."""
+    without_refs = _REFERENCE_SPAN_RE.sub(" ", question)
+    return {w for w in words(without_refs) if w not in QUESTION_WORDS and not w.isdigit()}
+
+
+def named_numbers(question: str) -> set[str]:
+    """Numbers the question names that are not part of an article reference (amounts, ages, days)."""
+    return set(_NUMBER_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)))
+
+
+def salient_names(question: str) -> list[str]:
+    """Acronyms and proper names in the question (HIPAA, California), which a relevant chunk should mention."""
+    names = []
+    for match in _NAME_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)):
+        if match.lower() in ("i", "a") or match.isdigit():
+            continue
+        if match not in names:
+            names.append(match)
+    return names
+
+
+def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
+    """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to."""
+    if name.lower() in haystack:
+        return True
+    for phrase in expansion_terms(name):  # ICO -> "supervisory authority Information Commissioner"
+        if set(words(phrase)) & haystack_terms:
+            return True
+    return False

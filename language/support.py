@@ -1,0 +1,62 @@
+"""Sentence support for a question: which sentences of the evidence answer it (knowledge strips and the offline answerer)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from language.expansion import expansion_terms
+from language.question import content_terms, named_numbers
+from language.sentences import is_heading
+from language.words import words
+
+Embed = Callable[[list[str]], np.ndarray]
+SIMILARITY_RANGE = (0.15, 0.65)
+
+
+@dataclass
+class ScoredSentence:
+    block: int  # index of the evidence block the sentence comes from
+    text: str
+    score: float
+    terms: set[str]
+
+
+REFERENCE_BONUS = 0.3
+
+
+def score_sentences(
+    question: str, passages: list[list[str]], embed: Embed | None, referenced: set[int] | None = None
+) -> list[ScoredSentence]:
+    """Each sentence's support for the question in [0, 1]: content-word coverage (legal terms the
+    question's words map to included), similarity to the question, any number the question names,
+    and a bonus for sentences of a passage that carries the reference the question names.
+    Headings are labels, not statements, and are never candidates."""
+    wanted = content_terms(question) | set(words(" ".join(expansion_terms(question))))
+    numbers = named_numbers(question)
+    referenced = referenced or set()
+    candidates = [(i, s) for i, sentences in enumerate(passages) for s in sentences if not is_heading(s)]
+    if not candidates:
+        return []
+    similarity = np.zeros(len(candidates))
+    if embed is not None:
+        vectors = embed([question] + [s for _, s in candidates])
+        low, high = SIMILARITY_RANGE
+        similarity = np.clip((vectors[1:] @ vectors[0] - low) / (high - low), 0, 1)
+    scored = []
+    for (index, sentence), sim in zip(candidates, similarity):
+        terms = set(words(sentence)) & wanted
+        coverage = min(1.0, 1.5 * len(terms) / len(wanted)) if wanted else None
+        if embed is None:
+            score = coverage or 0.0
+        else:
+            score = float(sim) if coverage is None else 0.5 * coverage + 0.5 * float(sim)
+        if index in referenced:
+            score = min(1.0, score + REFERENCE_BONUS)
+        if numbers and any(re.search(rf"(?<![\d.]){re.escape(n)}(?!\d)", sentence) for n in numbers):
+            score = min(1.0, score + 0.2)
+        scored.append(ScoredSentence(index, sentence, round(score, 4), terms))
+    return scored

@@ -1,0 +1,46 @@
+"""Content words: lower-cased, stemmed (Snowball English), stop words dropped, numbers kept.
+
+The same words feed the sparse vectors, grading's coverage and the answerers' sentence choice, so a
+question and a chunk are always compared word for word in one vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import snowballstemmer
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have
+    having he her here hers herself him himself his how i if in into is it its itself just me more most
+    my myself no nor not of off on once only or other our ours ourselves out over own same she should so
+    some such than that the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves shall may must also""".split()
+)
+# Not stop words here: "not", "no" and "nor" carry the polarity of exclusions ("shall not be liable").
+STOPWORDS = STOPWORDS - {"not", "no", "nor"}
+
+_WORD_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+
+_local = threading.local()  # a Snowball stemmer keeps state per call: one per thread (the compare graph's
+# parallel branches and the HTTP server's worker threads stem at the same time)
+
+
+def _stem(word: str) -> str:
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)
+
+
+def words(text: str) -> list[str]:
+    """Content words, lower-cased and stemmed; stop words dropped; numbers kept."""
+    out = []
+    for word in _WORD_RE.findall(text.lower()):
+        if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+            continue
+        out.append(word if word[0].isdigit() else _stem(word))
+    return out

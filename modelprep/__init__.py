@@ -1,0 +1,1 @@
+"""Set-up tooling: prepares the embedding model from installed package files (run by `policyrag setup`)."""

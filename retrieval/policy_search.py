@@ -1,0 +1,63 @@
+"""Search inside insurance policy wordings: variants named in the question become filters, and the
+question's intent narrows the search to the clause sections that can answer it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.types import Evidence
+from db.store import VectorStore
+from retrieval.grading import grade_all
+from retrieval.intent import classify
+from retrieval.search import RetrievalOptions, Retriever
+
+POLICY_FILTER_KEYS = ("category", "provider", "product", "variant")
+
+
+def is_policy_scope(filters: dict[str, Any], policy_collections: list[str]) -> bool:
+    """A search over insurance policy wordings (by collection or by insurance metadata)."""
+    return (
+        any(key in filters for key in POLICY_FILTER_KEYS)
+        or filters.get("collection") in policy_collections
+        or filters.get("document_type") == "policy_wording"
+    )
+
+
+def _best(question: str, evidence: list[Evidence]) -> float:
+    return max((g.confidence for g in grade_all(question, evidence)), default=0.0)
+
+
+def named_variants(question: str, filters: dict[str, Any], store: VectorStore) -> dict[str, Any]:
+    """A product or variant the question names ("the group variant") becomes a filter, if the index has it."""
+    words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    found: dict[str, Any] = {}
+    for key in ("variant", "product", "provider"):
+        if key in filters:
+            continue
+        values = [v for v in store.counts_by(key) if v and v.lower() in words]
+        if len(values) == 1:
+            found[key] = values[0]
+    return found
+
+
+def narrowed_search(
+    retriever: Retriever, question: str, filters: dict[str, Any], k: int, options: RetrievalOptions, good: float
+) -> tuple[list[Evidence], str]:
+    """Policy questions: search only the sections the intent points to; fall back to the unnarrowed
+    search when the narrowed candidates score poorly (below `good` and below the unnarrowed ones)."""
+    named = named_variants(question, filters, retriever.reader.store())
+    filters = {**filters, **named}
+    note = f"filters from the question {named}; " if named else ""
+    intent = classify(question)
+    if intent is None:
+        return retriever.retrieve(question, filters, k, options), f"{note}no intent recognised; unfiltered"
+    narrowed = retriever.retrieve(question, {**filters, "section_key": intent.sections}, k, options)
+    best = _best(question, narrowed)
+    sections = ", ".join(intent.sections)
+    if best >= good:
+        return narrowed, f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f})"
+    everything = retriever.retrieve(question, filters, k, options)
+    if _best(question, everything) > best:
+        return everything, f"{note}intent {intent.name}: narrowed candidates scored {best:.2f}; fell back to unfiltered"
+    return narrowed, f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f}; unfiltered was no better)"

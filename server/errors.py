@@ -1,0 +1,61 @@
+"""Error replies: every failure becomes a JSON `detail` with the right status, never a stack trace."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import uuid
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+from db.store import StoreError
+from db.telemetry import RequestRecord
+from graph.run import WordingNotFound
+
+log = logging.getLogger("policyrag.server")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in error.errors():
+            if not isinstance(item, dict):  # LangServe raises it with plain strings ("Invalid JSON body")
+                problems.append(f"body: {item}")
+                continue
+            where = ".".join(str(p) for p in item.get("loc", []) if p != "body") or "body"
+            problems.append(f"{where}: {item.get('msg', 'invalid')}")
+        request.app.state.policyrag.telemetry.record(RequestRecord(endpoint=request.url.path, http_status=422))
+        return JSONResponse({"detail": "invalid request", "problems": problems}, status_code=422)
+
+    @app.exception_handler(ValidationError)
+    async def invalid_graph_input(request: Request, error: ValidationError) -> JSONResponse:
+        """LangServe's /batch validates each input outside its own error translation: the caller's error."""
+        if not request.url.path.startswith("/graph/"):
+            raise error  # anywhere else a failed model is our bug: the 500 handler logs it with a reference
+        return await invalid_request(
+            request, RequestValidationError(error.errors(include_url=False, include_context=False))
+        )
+
+    @app.exception_handler(WordingNotFound)
+    async def wording_not_found(request: Request, error: WordingNotFound) -> JSONResponse:
+        return JSONResponse({"detail": f"{error} (GET /policies lists the wordings)"}, status_code=404)
+
+    @app.exception_handler(StoreError)
+    async def index_unavailable(request: Request, error: StoreError) -> JSONResponse:
+        return JSONResponse({"detail": f"the index is unavailable: {error}"}, status_code=503)
+
+    @app.exception_handler(sqlite3.OperationalError)
+    async def storage_busy(request: Request, error: sqlite3.OperationalError) -> JSONResponse:
+        log.warning("storage error on %s: %s", request.url.path, error)
+        detail = "storage is busy or full; nothing was changed, retry shortly"
+        return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "5"})
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        reference = uuid.uuid4().hex[:12]
+        log.error("unhandled error %s on %s: %s", reference, request.url.path, type(error).__name__, exc_info=error)
+        return JSONResponse({"detail": "internal error", "reference": reference}, status_code=500)
