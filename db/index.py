@@ -2,7 +2,8 @@
 
 - Embedded (Qdrant Edge): each generation is a folder `index/gen-NNNNNN`; the file `CURRENT`
   names the published one and is replaced with an atomic rename. Readers hold a shared lock on
-  the folder they use, so old generations are removed only when nobody reads them.
+  the folder they use, so old generations are removed only when nobody reads them, and load it
+  through a private view under `index/views/`, so they write nothing into it.
 - Server (qdrant-client): each generation is a collection `NAME__genNNNNNN`; the alias `NAME`
   is moved in one request.
 One writer at a time: the ingest lock names the process that holds it.
@@ -30,6 +31,7 @@ from db.store import StoreError, VectorStore
 
 _GEN_RE = re.compile(r"^gen-(\d{6})$")
 KEEP_GENERATIONS = 2
+VIEWS = "views"
 
 
 class IndexBusyError(StoreError):
@@ -135,7 +137,7 @@ class EdgeBackend(Backend):
             raise NoIndexError(f"index generation {name} is missing from {self.index_dir}; run `policyrag ingest` again")
         lock = lock_folder(path, fcntl.LOCK_SH)
         try:
-            store = EdgeStore.open(path)
+            store = EdgeStore.open(path, self.index_dir / VIEWS)
         except StoreError:
             os.close(lock)
             raise
