@@ -1,7 +1,9 @@
 """The embedded default: one Qdrant Edge shard per index generation, in-process.
 
 Published generations are never written again, so they are created without a write-ahead log
-and any number of processes (service, Studio server, CLI) can open the same one at once.
+and any number of processes (service, Studio server, CLI) can open the same one at once. The
+engine writes into any shard it loads, so readers load a private view of the generation
+(db/reader_view.py) and the published files stay as the writer left them.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
+from db.reader_view import ReaderView
 from db.store import (
     DENSE,
     INDEXED_FIELDS,
@@ -49,9 +52,10 @@ def edge_filter(filters: Filters | None, extra: list[Any] | None = None) -> qe.F
 class EdgeStore(VectorStore):
     """A Qdrant Edge shard in a folder."""
 
-    def __init__(self, shard: qe.EdgeShard, path: Path):
+    def __init__(self, shard: qe.EdgeShard, path: Path, view: ReaderView | None = None):
         self._shard = shard
         self.path = path
+        self._view = view
 
     @classmethod
     def create(cls, path: Path, dimension: int) -> EdgeStore:
@@ -73,10 +77,16 @@ class EdgeStore(VectorStore):
         return cls(shard, path)
 
     @classmethod
-    def open(cls, path: Path) -> EdgeStore:
+    def open(cls, path: Path, views_dir: Path) -> EdgeStore:
+        """A reader of the published generation at `path`, loaded through a private view made in `views_dir`."""
         try:
-            return cls(qe.EdgeShard.load(str(path)), path)
+            view = ReaderView.create(path, views_dir)
+        except OSError as exc:
+            raise StoreError(f"cannot open the index at {path}: {exc}") from exc
+        try:
+            return cls(qe.EdgeShard.load(str(view.path)), path, view)
         except Exception as exc:  # the engine raises a bare Exception with its own message
+            view.remove()
             raise StoreError(f"cannot open the index at {path}: {exc}") from exc
 
     def upsert(self, points: Sequence[StoredPoint]) -> None:
@@ -158,4 +168,8 @@ class EdgeStore(VectorStore):
         self._shard.flush()
 
     def close(self) -> None:
-        self._shard.close()
+        try:
+            self._shard.close()
+        finally:
+            if self._view is not None:
+                self._view.remove()

@@ -2,7 +2,8 @@
 
 - Embedded (Qdrant Edge): each generation is a folder `index/gen-NNNNNN`; the file `CURRENT`
   names the published one and is replaced with an atomic rename. Readers hold a shared lock on
-  the folder they use, so old generations are removed only when nobody reads them.
+  the folder they use, so old generations are removed only when nobody reads them, and load it
+  through a private view under `index/views/`, so they write nothing into it.
 - Server (qdrant-client): each generation is a collection `NAME__genNNNNNN`; the alias `NAME`
   is moved in one request.
 One writer at a time: the ingest lock names the process that holds it.
@@ -19,17 +20,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
 
 from qdrant_client import QdrantClient, models
 
 from core.settings import Settings
 from db.client_store import ClientStore
 from db.edge_store import EdgeStore
+from db.folder_lock import lock_folder
 from db.store import StoreError, VectorStore
 
 _GEN_RE = re.compile(r"^gen-(\d{6})$")
 KEEP_GENERATIONS = 2
+VIEWS = "views"
 
 
 class IndexBusyError(StoreError):
@@ -96,7 +98,7 @@ class EdgeBackend(Backend):
 
     def __init__(self, index_dir: Path):
         self.index_dir = index_dir
-        self._reader_locks: dict[str, IO[str]] = {}
+        self._reader_locks: dict[str, int] = {}
 
     def _generations(self) -> list[str]:
         if not self.index_dir.exists():
@@ -137,24 +139,23 @@ class EdgeBackend(Backend):
             raise NoIndexError(
                 f"index generation {name} is missing from {self.index_dir}; run `policyrag ingest` again"
             )
-        lock = open(path / "readers.lock", "a+", encoding="utf-8")
-        fcntl.flock(lock, fcntl.LOCK_SH)
+        lock = lock_folder(path, fcntl.LOCK_SH)
         try:
-            store = EdgeStore.open(path)
+            store = EdgeStore.open(path, self.index_dir / VIEWS)
         except StoreError:
-            lock.close()
+            os.close(lock)
             raise
         previous = self._reader_locks.pop(name, None)
-        if previous:
-            previous.close()
+        if previous is not None:
+            os.close(previous)
         self._reader_locks[name] = lock
         return store
 
     def release(self, name: str) -> None:
         """Drop this process's read lock on a generation it no longer uses."""
         lock = self._reader_locks.pop(name, None)
-        if lock:
-            lock.close()
+        if lock is not None:
+            os.close(lock)
 
     def collect_garbage(self) -> list[str]:
         generations = self._generations()
@@ -176,18 +177,19 @@ class EdgeBackend(Backend):
 
     @staticmethod
     def _try_remove(path: Path) -> bool:
-        lock_path = path / "readers.lock"
-        with open(lock_path, "a+", encoding="utf-8") as lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return False
+        try:
+            lock = lock_folder(path, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        try:
             shutil.rmtree(path, ignore_errors=True)
+        finally:
+            os.close(lock)
         return True
 
     def close(self) -> None:
         for lock in self._reader_locks.values():
-            lock.close()
+            os.close(lock)
         self._reader_locks.clear()
 
 

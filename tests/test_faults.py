@@ -12,6 +12,7 @@ import sqlite3
 import pytest
 from fastapi.testclient import TestClient
 
+from db.index import VIEWS
 from retrieval.resources import Resources
 from retrieval.services import Services
 from server.app import create_app
@@ -21,10 +22,11 @@ QUESTION = "How many hours does a controller have to notify a personal data brea
 
 @pytest.fixture
 def own_index(shipped, tmp_path):
-    """A private copy of the shipped index (so it can be broken) and a client factory over it."""
+    """A private copy of the shipped index (so it can be broken) and a client factory over it; the
+    session's readers' private views are left behind (the copy's only folder is its generation)."""
     data = tmp_path / "data"
     data.mkdir()
-    shutil.copytree(shipped.settings.index_dir, data / "index", ignore=shutil.ignore_patterns("*.lock"))
+    shutil.copytree(shipped.settings.index_dir, data / "index", ignore=shutil.ignore_patterns("*.lock", VIEWS))
     shutil.copy(shipped.settings.catalog_path, data / "catalog.sqlite")
     settings = shipped.settings.model_copy(
         update={"data_dir": data, "models_dir_override": shipped.settings.models_dir, "web_providers": []}
