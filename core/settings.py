@@ -84,6 +84,7 @@ class Settings(BaseSettings):
     )
     web_timeout_s: float = Field(4.0, gt=0, description="A provider slower than this is skipped.")
     web_cache_ttl_s: float = Field(3600.0, ge=0, description="How long a web result is reused.")
+    web_cache_max_entries: int = Field(1000, ge=1, description="Web results kept at most (least recently used go first).")
     web_failure_cooldown_s: float = Field(60.0, ge=0, description="How long a failed provider is skipped.")
     correct_threshold: float = Field(0.6, ge=0, le=1, description="Best-chunk confidence for CORRECT.")
     incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
@@ -109,7 +110,7 @@ class Settings(BaseSettings):
     cache_threshold: float = Field(
         0.95, ge=0.5, le=1.0, description="Cosine at which a question reuses a cached answer."
     )
-    cache_max_entries: int = Field(1000, ge=0, description="Semantic cache size (LRU).")
+    cache_max_entries: int = Field(1000, ge=0, description="Semantic cache size (least recently used go first).")
     cache_ttl_s: float = Field(3600.0, ge=0, description="How long a cached answer is reused.")
     telemetry_redaction: Literal["none", "hash", "drop"] = Field(
         "none", description="How question text is kept in telemetry: as is, hashed, or not at all."

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import numpy as np
+from cachetools import TTLCache
 
 from core.settings import Settings
 from core.types import Evidence, Scores
@@ -133,13 +134,14 @@ class WebSearch:
         cache_ttl_s: float,
         cooldown_s: float,
         clock: Callable[[], float] = time.monotonic,
+        cache_max_entries: int = 1000,
     ):
         self.providers = providers
         self.timeout_s = timeout_s
-        self.cache_ttl_s = cache_ttl_s
         self.cooldown_s = cooldown_s
         self.clock = clock
-        self._cache: dict[str, tuple[float, WebResult]] = {}
+        # bounded: the least recently used query goes first, and every entry expires after the TTL
+        self._cache: TTLCache[str, WebResult] = TTLCache(maxsize=max(1, cache_max_entries), ttl=cache_ttl_s, timer=clock)
         self._resting: dict[str, float] = {}
         self._lock = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="web")
@@ -149,9 +151,8 @@ class WebSearch:
         key = normalise_query(query)
         now = self.clock()
         with self._lock:
-            cached = self._cache.get(key)
-            if cached and now - cached[0] < self.cache_ttl_s:
-                result = cached[1]
+            result = self._cache.get(key)
+            if result is not None:
                 return WebResult(
                     result.evidence,
                     result.provider,
@@ -205,7 +206,7 @@ class WebSearch:
             attempts.append({"provider": provider.name, "status": "ok", "detail": f"{len(found)} results"})
             result = WebResult(found, provider.name, attempts, query)
             with self._lock:
-                self._cache[key] = (self.clock(), result)
+                self._cache[key] = result
             return result
         return WebResult([], None, attempts, query)
 
@@ -237,7 +238,13 @@ def make_web_search(settings: Settings, secondary: Callable[[str, int], list[Evi
             providers.append(DuckDuckGoProvider())
         elif name == "secondary":
             providers.append(SecondaryProvider(secondary))
-    return WebSearch(providers, settings.web_timeout_s, settings.web_cache_ttl_s, settings.web_failure_cooldown_s)
+    return WebSearch(
+        providers,
+        settings.web_timeout_s,
+        settings.web_cache_ttl_s,
+        settings.web_failure_cooldown_s,
+        cache_max_entries=settings.web_cache_max_entries,
+    )
 
 
 def graded_web_evidence(

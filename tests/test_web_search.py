@@ -165,8 +165,9 @@ def make_web():
     """WebSearch chains built for a test and closed afterwards."""
     made: list[WebSearch] = []
 
-    def build(providers, timeout_s: float = 10.0, cache_ttl_s: float = 3600.0, cooldown_s: float = 60.0, clock=None):
-        web = WebSearch(providers, timeout_s, cache_ttl_s, cooldown_s, **({"clock": clock} if clock else {}))
+    def build(providers, timeout_s=10.0, cache_ttl_s=3600.0, cooldown_s=60.0, clock=None, cache_max_entries=1000):
+        options = {"clock": clock} if clock else {}
+        web = WebSearch(providers, timeout_s, cache_ttl_s, cooldown_s, cache_max_entries=cache_max_entries, **options)
         made.append(web)
         return web
 
@@ -378,6 +379,19 @@ def test_the_same_question_is_served_from_the_cache_until_the_ttl_passes(standin
     fresh = web.search("When do we need a DPIA?")
     assert statuses(fresh) == [("tavily", "ok")]
     assert len(standin.requests("search")) == 2
+
+
+def test_the_cache_is_bounded_and_drops_the_least_recently_used_query(make_web):
+    provider, fake = ddg(rows=DDG_ROWS)
+    web = make_web([provider], cache_max_entries=2)
+    questions = ["When do we need a DPIA?", "Who must appoint a DPO?", "What is pseudonymisation?"]
+    for question in questions[:2]:
+        web.search(question)
+    assert statuses(web.search(questions[0]))[0][1] == "cached"  # the first is now the most recently used
+    web.search(questions[2])  # a third query: the second (least recently used) goes
+    assert statuses(web.search(questions[0]))[0][1] == "cached"
+    assert statuses(web.search(questions[1]))[0][1] == "ok"  # searched again
+    assert len(fake.calls) == 4
 
 
 def test_failed_searches_are_not_cached(make_web):
