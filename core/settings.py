@@ -84,7 +84,9 @@ class Settings(BaseSettings):
     )
     web_timeout_s: float = Field(4.0, gt=0, description="A provider slower than this is skipped.")
     web_cache_ttl_s: float = Field(3600.0, ge=0, description="How long a web result is reused.")
-    web_cache_max_entries: int = Field(1000, ge=1, description="Web results kept at most (least recently used go first).")
+    web_cache_max_entries: int = Field(
+        1000, ge=1, description="Web results kept at most (least recently used go first)."
+    )
     web_failure_cooldown_s: float = Field(60.0, ge=0, description="How long a failed provider is skipped.")
     correct_threshold: float = Field(0.6, ge=0, le=1, description="Best-chunk confidence for CORRECT.")
     incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
@@ -121,6 +123,8 @@ class Settings(BaseSettings):
     anonymous_credit_capacity: float = Field(30.0, gt=0)
     anonymous_credit_refill_per_s: float = Field(0.5, gt=0)
     anonymous_rate_per_minute: int = Field(60, ge=1)
+
+    crash_at: str = Field("", description="Testing only: the named ingest step at which the process kills itself.")
 
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")

@@ -1,11 +1,12 @@
 """Calibrated routing: fit the grader's thresholds on answerable / unanswerable labels (train split),
-report accuracy and AUROC on the held-out split next to the hand-set baseline (0.60 / 0.45), and
-write the chosen thresholds to config/thresholds.json, which Settings reads as defaults."""
+report accuracy and AUROC on the held-out split next to the hand-set baseline (0.60 / 0.45). Fitting changes
+nothing; `apply_thresholds` (`policyrag eval --apply-thresholds`) makes them the routing in config/thresholds.json."""
 
 from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 from core.settings import THRESHOLDS_FILE
@@ -60,7 +61,8 @@ def fit(scores: list[float], labels: list[bool]) -> dict[str, float]:
     return {"correct_threshold": max(high, low), "incorrect_threshold": low}
 
 
-def calibrate(retriever: Retriever, cases: list[AnswerCase], write: bool = True) -> dict[str, Any]:
+def calibrate(retriever: Retriever, cases: list[AnswerCase]) -> dict[str, Any]:
+    """Fit the thresholds on a train split and report them on the held-out split (nothing is written)."""
     scores = [best_confidence(retriever, c) for c in cases]
     labels = [c.answerable for c in cases]
     train, test = split(cases)
@@ -90,12 +92,15 @@ def calibrate(retriever: Retriever, cases: list[AnswerCase], write: bool = True)
             for i, (c, s) in enumerate(zip(cases, scores))
         ],
     }
-    if write:
-        THRESHOLDS_FILE.parent.mkdir(parents=True, exist_ok=True)
-        THRESHOLDS_FILE.write_text(
-            json.dumps({**chosen, "evidence": "evals/results/calibration.json"}, indent=2) + "\n", encoding="utf-8"
-        )
     return report
+
+
+def apply_thresholds(chosen: dict[str, float], target: Path = THRESHOLDS_FILE) -> None:
+    """Make fitted thresholds the production routing (config/thresholds.json, read by Settings)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(
+        json.dumps({**chosen, "evidence": "evals/results/calibration.json"}, indent=2) + "\n", encoding="utf-8"
+    )
 
 
 def _precision_above(scores: list[float], labels: list[bool], threshold: float) -> float | None:

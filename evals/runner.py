@@ -5,7 +5,8 @@ labelled insurance questions; "does correction pay?" on our goldens and the peer
 calibrated routing; injection, leakage and toxicity checks. Indexes live under
 POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External sets in ../shared
 are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md, calibration.json and
-plots/*.png; fits config/thresholds.json unless --no-calibrate. With POLICYRAG_JUDGE_MODEL set, the
+plots/*.png; the fitted thresholds go to calibration.json and become the routing (config/thresholds.json)
+only with --apply-thresholds. With POLICYRAG_JUDGE_MODEL set, the
 answers are also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
 """
 
@@ -25,7 +26,7 @@ from typing import Any
 from core.settings import REPO_ROOT, Settings, get_settings
 from evals import datasets, report
 from evals.answer_eval import graph_runner, run_variants
-from evals.calibration import calibrate
+from evals.calibration import apply_thresholds, calibrate
 from evals.retrieval_eval import run_ablations
 from generation.guard import leaks_system_prompt
 from ingest.pipeline import ingest
@@ -191,7 +192,11 @@ def main(argv: list[str] | None = None) -> int:
         prog="policyrag eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="our goldens only, fewer questions (a smoke run)")
-    parser.add_argument("--no-calibrate", action="store_true", help="do not rewrite config/thresholds.json")
+    parser.add_argument(
+        "--apply-thresholds",
+        action="store_true",
+        help="make the fitted thresholds the production routing (rewrites config/thresholds.json)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     base = get_settings()
@@ -263,7 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             results["skipped"].append("insurance questions (../shared/corpora/insurance absent)")
     print("calibration", flush=True)
-    results["calibration"] = calibrate(shipped.retriever, datasets.calibration_cases(), write=not args.no_calibrate)
+    results["calibration"] = calibrate(shipped.retriever, datasets.calibration_cases())
+    if args.apply_thresholds:
+        apply_thresholds(results["calibration"]["chosen"])
     print("safety", flush=True)
     results["safety"] = safety(shipped, base)
     shipped.close()

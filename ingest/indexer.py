@@ -47,7 +47,9 @@ def _terms(chunk: CatalogChunk) -> list[str]:
     return document_terms(chunk.embed_text, chunk.payload.get("refs") or [])
 
 
-def build_generation(catalog: Catalog, backend: Backend, embedder: Embedder, progress: Progress | None = None) -> str:
+def build_generation(
+    catalog: Catalog, backend: Backend, embedder: Embedder, progress: Progress | None = None, crash_at: str = ""
+) -> str:
     """Write every catalogued chunk into a new generation and publish it; nothing is published on failure."""
     lengths = [len(_terms(c)) for c in catalog.chunks()]
     avg_length = float(np.mean(lengths)) if lengths else 1.0
@@ -69,18 +71,18 @@ def build_generation(catalog: Catalog, backend: Backend, embedder: Embedder, pro
                 for chunk in batch
             ]
             store.upsert(points)
-            checkpoint("generation_partly_written")
+            checkpoint("generation_partly_written", crash_at)
             if progress:
                 progress(len(batch))
         store.finish()
         store.close()
-        checkpoint("generation_written")
+        checkpoint("generation_written", crash_at)
     except BaseException:
         store.close()
         backend.discard(name)
         raise
     backend.publish(name)
-    checkpoint("published")
+    checkpoint("published", crash_at)
     catalog.set_state("published", json.dumps({"generation": name, "version": version, "model": embedder.model_id}))
     backend.collect_garbage()
     return name

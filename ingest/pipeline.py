@@ -158,14 +158,14 @@ def ingest(
                 progress("embed", done, total)
 
         report.embeddings_computed = embed_missing(catalog, embedder, texts, tick)
-        checkpoint("embedded")
+        checkpoint("embedded", settings.crash_at)
         if records or removed:
             catalog.replace(records, removed)
-        checkpoint("catalog_written")
+        checkpoint("catalog_written", settings.crash_at)
         report.chunks_written = sum(len(r.chunks) for r in records)
         stale = published_version(catalog) != catalog.version() or backend.current() is None
         if stale or rebuild:
-            report.generation = build_generation(catalog, backend, embedder)
+            report.generation = build_generation(catalog, backend, embedder, crash_at=settings.crash_at)
     report.seconds = time.perf_counter() - started
     return report
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -80,3 +81,17 @@ def test_a_killed_ingest_never_breaks_the_served_index(tmp_path, corpus, models_
     assert documents == {"gdpr_art_33", "caldicott_principle_7", "extra1"}
     leftovers = sorted(p.name for p in (data / "index").iterdir() if p.is_dir() and p.name.startswith("gen-"))
     assert generation in leftovers and len(leftovers) <= 3  # half-built generations are collected
+
+
+def test_a_crash_point_is_armed_through_the_settings():
+    script = (
+        "from core.failpoints import checkpoint; from core.settings import Settings; "
+        "checkpoint('elsewhere', Settings().crash_at); print('passed elsewhere', flush=True); "
+        "checkpoint('here', Settings().crash_at); print('alive')"
+    )
+    env = {**os.environ, "POLICYRAG_CRASH_AT": "here"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == -signal.SIGKILL
+    assert done.stdout.strip() == "passed elsewhere"

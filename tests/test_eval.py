@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -133,3 +134,19 @@ def test_runner_parts_on_a_tiny_set(shipped, make_services, tmp_path):
     report.write(results, tmp_path)
     assert "| hybrid + boost |" in (tmp_path / "eval.md").read_text()
     assert (tmp_path / "plots" / "retrieval_tiny.png").stat().st_size > 1000
+
+
+def test_calibration_fits_without_changing_the_routing(shipped, tmp_path, monkeypatch):
+    from core import settings as settings_module
+    from evals import calibration
+
+    before = settings_module.THRESHOLDS_FILE.read_bytes()
+    cases = [AnswerCase("a", "How many hours to notify a personal data breach?", True)] * 3 + [
+        AnswerCase("u", "What is the HIPAA breach deadline?", False)
+    ] * 3
+    report = calibration.calibrate(shipped.retriever, cases)
+    assert {"correct_threshold", "incorrect_threshold"} == set(report["chosen"])
+    assert settings_module.THRESHOLDS_FILE.read_bytes() == before  # evaluating never changes production routing
+    target = tmp_path / "thresholds.json"
+    calibration.apply_thresholds(report["chosen"], target)
+    assert json.loads(target.read_text())["incorrect_threshold"] == report["chosen"]["incorrect_threshold"]
