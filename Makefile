@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test test-fast bench eval clean
+.PHONY: setup run lint test test-fast bench eval clean
 
 $(STAMP): pyproject.toml requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,19 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/policyrag serve --host 127.0.0.1 --port 8000
 
-test: setup
+# The layering contract (import-linter), lint and format (ruff) and types (mypy): a violation fails `make test`.
+lint: $(STAMP)
+	$(BIN)/lint-imports
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: setup lint
 	$(BIN)/python -m pytest -q
 
+# Without the long tests and the ones that start other processes, servers or a browser (under 5 minutes).
 test-fast: setup
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow and not subprocess and not browser"
 
 eval: setup
 	$(BIN)/policyrag eval

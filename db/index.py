@@ -21,10 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from qdrant_client import QdrantClient, models
-
 from core.settings import Settings
-from db.client_store import ClientStore
 from db.edge_store import EdgeStore
 from db.folder_lock import lock_folder
 from db.store import StoreError, VectorStore
@@ -193,64 +190,14 @@ class EdgeBackend(Backend):
         self._reader_locks.clear()
 
 
-class ServerBackend(Backend):
-    """Generations as collections on a Qdrant server, published through an alias."""
-
-    def __init__(self, client: QdrantClient, alias: str):
-        self.client = client
-        self.alias = alias
-
-    def _generations(self) -> list[str]:
-        prefix = f"{self.alias}__gen"
-        names = [c.name for c in self.client.get_collections().collections]
-        return sorted(n for n in names if n.startswith(prefix) and n[len(prefix) :].isdigit())
-
-    def create_generation(self, dimension: int) -> tuple[str, VectorStore]:
-        existing = self._generations()
-        number = int(existing[-1].rsplit("__gen", 1)[1]) + 1 if existing else 1
-        name = f"{self.alias}__gen{number:06d}"
-        return name, ClientStore.create(self.client, name, dimension)
-
-    def publish(self, name: str) -> None:
-        operations: list[models.AliasOperations] = []
-        if self.current():
-            operations.append(models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=self.alias)))
-        operations.append(
-            models.CreateAliasOperation(create_alias=models.CreateAlias(collection_name=name, alias_name=self.alias))
-        )
-        self.client.update_collection_aliases(operations)
-
-    def current(self) -> str | None:
-        for alias in self.client.get_aliases().aliases:
-            if alias.alias_name == self.alias:
-                return alias.collection_name
-        return None
-
-    def open(self, name: str) -> VectorStore:
-        return ClientStore(self.client, self.alias)
-
-    def collect_garbage(self) -> list[str]:
-        current = self.current()
-        generations = self._generations()
-        published = [g for g in generations if current is None or g <= current]
-        keep = set(published[-KEEP_GENERATIONS:]) | {g for g in generations if current and g > current}
-        removed = [g for g in generations if g not in keep]
-        for name in removed:
-            self.client.delete_collection(name)
-        return removed
-
-    def discard(self, name: str) -> None:
-        self.client.delete_collection(name)
-
-    def close(self) -> None:
-        self.client.close()
-
-
-def make_backend(settings: Settings, client: QdrantClient | None = None) -> Backend:
-    """The embedded Edge backend by default; a Qdrant server when QDRANT_URL is set."""
-    if client is not None:
-        return ServerBackend(client, settings.qdrant_collection)
+def make_backend(settings: Settings) -> Backend:
+    """The embedded Edge backend by default; a Qdrant server when QDRANT_URL is set (qdrant-client is
+    imported only then: it takes most of a second)."""
     if settings.qdrant_url:
+        from qdrant_client import QdrantClient
+
+        from db.server_backend import ServerBackend
+
         api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         return ServerBackend(QdrantClient(url=settings.qdrant_url, api_key=api_key), settings.qdrant_collection)
     return EdgeBackend(settings.index_dir)

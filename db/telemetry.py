@@ -143,7 +143,7 @@ class Telemetry:
 
     def analytics(self) -> dict[str, Any]:
         """Totals, latency percentiles, route breakdown, cache hit rate and refusal rate, all computed in SQL."""
-        answered_where = "AND endpoint IN ('/query', '/query/stream', '/search-policy')"
+        answered_where = "AND endpoint IN ('/query', '/query/stream', '/search-policy', '/graph')"
         total, errors, hits, refused, answered = self._db.execute(
             "SELECT COUNT(*), SUM(http_status >= 400), SUM(cache_hit), SUM(status = 'refused'), SUM(status IS NOT NULL)"
             f" FROM requests WHERE 1=1 {answered_where}"

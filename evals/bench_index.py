@@ -67,7 +67,8 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
     """One backend at one size, in this process."""
     from qdrant_client import QdrantClient
 
-    from db.index import EdgeBackend, ServerBackend
+    from db.index import EdgeBackend
+    from db.server_backend import ServerBackend
     from db.store import SearchQuery, StoredPoint
     from retrieval.sparse import document_terms, encode_document, encode_query
 

@@ -313,3 +313,28 @@ def test_error_replies_are_the_ones_the_openapi_schema_documents(api):
             "$ref": "#/components/schemas/ErrorReply"
         }
         assert ErrorReply.model_validate(reply.json()).detail
+
+
+def test_the_top_k_setting_applies_over_http_and_langserve(api):
+    client = api(top_k=2)
+    record = client.post("/query", json={"question": "breach notification timeline", "allow_web": False}).json()
+    assert record["steps"][0]["detail"].startswith("retrieve: 2 chunks (k=2")
+    reply = client.post(
+        "/graph/invoke", json={"input": {"question": "breach notification timeline", "allow_web": False}}
+    )
+    assert reply.json()["output"]["steps"][0]["detail"].startswith("retrieve: 2 chunks (k=2")
+    chosen = client.post("/query", json={"question": "breach notification timeline", "top_k": 3, "allow_web": False})
+    assert chosen.json()["steps"][0]["detail"].startswith("retrieve: 3 chunks (k=3")
+
+
+def test_langserve_answers_on_the_apps_own_path_priced_and_recorded(api):
+    client = api()
+    state = client.app.state.policyrag
+    reply = client.post("/graph/invoke", json={"input": {"question": "What is a DPIA?", "collection": "secondary"}})
+    assert reply.status_code == 200, reply.text
+    output = reply.json()["output"]
+    assert output["status"] == "answered" and {e["collection"] for e in output["evidence"]} == {"secondary"}
+    assert client.get("/rate-limit-status").json()["spent"] > 0  # the run was charged to the caller
+    assert state.telemetry.analytics()["answered_or_refused"] == 1  # recorded like a /query answer
+    unknown = client.post("/graph/invoke", json={"input": {"question": "What is a DPIA?", "colection": "x"}})
+    assert unknown.status_code == 422  # the same validation as /query: unknown fields are refused

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from qdrant_client import QdrantClient
 
-from db.index import EdgeBackend, ServerBackend
+from db.index import EdgeBackend
+from db.server_backend import ServerBackend
 from db.store import SearchQuery, StoredPoint
 from retrieval.sparse import document_terms, encode_document, encode_query
 

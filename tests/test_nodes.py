@@ -1,0 +1,196 @@
+"""Each node on its own: a hand-made state and run context, real services over the shipped index."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph.runtime import Runtime
+
+from core.schemas import RunContext, Step
+from core.types import Evidence, Scores
+from generation.prompts import REFUSAL
+from nodes.align import align
+from nodes.answer_side import answer_side
+from nodes.answerability import answerability
+from nodes.generate import generate
+from nodes.grade import grade
+from nodes.refine import refine
+from nodes.requery import requery
+from nodes.retrieve import retrieve
+from nodes.web_search import web_search
+
+BREACH = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
+HIPAA = "What is the HIPAA breach notification deadline?"
+
+
+def runtime(**options) -> Runtime:
+    return Runtime(context=RunContext(**options))
+
+
+def evidence(chunk_id: str, text: str, confidence: float, citation: str = "GDPR Art. 33(1)", **extra) -> Evidence:
+    return Evidence(
+        chunk_id=chunk_id,
+        text=text,
+        citation=citation,
+        document="GDPR Article 33",
+        hierarchy_rank=1,
+        confidence=confidence,
+        scores=Scores(dense=0.6),
+        **extra,
+    )
+
+
+@pytest.fixture
+def services(make_services):
+    return make_services()
+
+
+def step_of(update: dict) -> Step:
+    [step] = update["steps"]
+    return step
+
+
+def test_retrieve_takes_k_and_collection_from_the_run_context(services):
+    update = retrieve({"question": f"  {BREACH} "}, runtime(collection="health_governance", top_k=3), services=services)
+    assert update["query"] == BREACH  # trimmed
+    assert len(update["candidates"]) == 3 and {e.collection for e in update["candidates"]} == {"health_governance"}
+    assert step_of(update).node == "retrieve" and update["latency_ms"]["retrieve"] > 0
+
+
+def test_retrieve_refuses_an_empty_question(services):
+    with pytest.raises(ValueError, match="empty"):
+        retrieve({"question": "   "}, runtime(), services=services)
+
+
+def test_retrieve_narrows_policy_questions_by_intent(services):
+    update = retrieve({"question": "Is cosmetic surgery excluded?"}, runtime(collection="insurance"), services=services)
+    assert "intent exclusion" in step_of(update).detail
+    assert {e.metadata["section_key"] for e in update["candidates"]} <= {"exclusions", "waiting_period"}
+
+
+def test_grade_orders_candidates_picks_the_route_and_keeps_the_first_route(services):
+    found = services.resources.retriever.retrieve(BREACH, {"collection": "health_governance"}, 5)
+    update = grade({"question": BREACH, "candidates": found[::-1]}, runtime(), services=services)
+    confidences = [e.confidence for e in update["candidates"]]
+    assert update["route"] == update["initial_route"] == "CORRECT" and step_of(update).route == "CORRECT"
+    assert update["candidates"][0].citation.startswith("GDPR Art. 33") and max(confidences) == update["confidence"]
+    assert update["trust_grade"].grade == "high" and update["provenance"]["hierarchy_rank"] == 1
+    again = grade({"question": BREACH, "candidates": found, "initial_route": "INCORRECT"}, runtime(), services=services)
+    assert "initial_route" not in again  # the first route is kept through the requery loop
+
+
+def test_grade_thresholds_come_from_the_run_context(services):
+    found = services.resources.retriever.retrieve(BREACH, {"collection": "health_governance"}, 5)
+    question = HIPAA  # capped at 0.3: it names a regime no chunk mentions
+    best = grade({"question": question, "candidates": found}, runtime(), services=services)["confidence"]
+    assert 0 < best < 1
+    high, low = runtime(correct_threshold=1.0, incorrect_threshold=0.0), runtime(incorrect_threshold=1.0)
+    assert grade({"question": question, "candidates": found}, high, services=services)["route"] == "AMBIGUOUS"
+    assert grade({"question": question, "candidates": found}, low, services=services)["route"] == "INCORRECT"
+
+
+def test_refine_keeps_supporting_sentences_of_relevant_chunks_only(services):
+    relevant = evidence(
+        "a",
+        "The controller shall notify the breach not later than 72 hours after becoming aware of it. "
+        "Member States shall provide for an appeal.",
+        0.9,
+    )
+    weak = evidence("b", "Recitals explain the purpose of the regulation.", 0.1, citation="GDPR Recital 1")
+    update = refine({"question": BREACH, "candidates": [relevant, weak]}, runtime(), services=services)
+    [kept] = update["refined"]
+    assert kept.chunk_id == "a" and any("72 hours" in s for s in kept.highlights)
+    assert update["refine_stats"]["chunks_in"] == 2 and update["refine_stats"]["chunks_kept"] == 1
+
+
+def test_web_search_is_skipped_when_the_run_forbids_it(services):
+    update = web_search({"question": HIPAA}, runtime(allow_web=False), services=services)
+    assert update["web_evidence"] == [] and update["web_attempts"][0]["status"] == "skipped" and update["web_ran"]
+
+
+def test_web_search_grades_and_keeps_relevant_results(services):
+    update = web_search({"question": "What is a data protection impact assessment?"}, runtime(), services=services)
+    assert update["web_provider"] == "secondary" and update["web_evidence"]
+    assert all(e.origin == "secondary" and e.confidence is not None for e in update["web_evidence"])
+
+
+def test_generate_answers_from_refined_blocks_and_reports_what_it_used(services):
+    block = evidence(
+        "a", "The controller shall notify the breach not later than 72 hours after becoming aware of it.", 0.9
+    ).model_copy(update={"highlights": ["The controller shall notify the breach not later than 72 hours."]})
+    state = {"question": BREACH, "route": "CORRECT", "refined": [block], "candidates": [block]}
+    update = generate(state, runtime(generator="offline"), services=services)
+    assert update["status"] == "answered" and "72 hours" in update["answer"] and update["evidence_used"]
+    assert [c.chunk_id for c in update["citations"]] == ["a"] and step_of(update).status == "answered"
+
+
+def test_generate_refuses_without_calling_a_model_when_no_block_clears_the_floor(services):
+    weak = evidence("a", "Something unrelated.", 0.05)
+    state = {"question": HIPAA, "route": "INCORRECT", "refined": [], "web_evidence": [weak], "candidates": [weak]}
+    update = generate(state, runtime(), services=services)
+    assert update["answer"] == REFUSAL and update["generator"] == "none"
+    assert update["evidence"] == [weak] and not update["evidence_used"]  # the weak evidence is shown, marked unused
+
+
+@pytest.mark.parametrize(
+    ("state", "route", "detail"),
+    [
+        ({"status": "answered"}, None, "answerability: answered"),
+        ({"status": "refused"}, None, "answerability: refused; requerying once"),
+        (
+            {"status": "answered", "requeried": True},
+            "AMBIGUOUS",
+            "answerability: after requery answered; route AMBIGUOUS",
+        ),
+        (
+            {"status": "refused", "requeried": True},
+            "INCORRECT",
+            "answerability: after requery refused; route INCORRECT",
+        ),
+    ],
+)
+def test_answerability_settles_the_route_only_after_a_requery(state, route, detail):
+    update = answerability(state, runtime())
+    assert update.get("route") == route and step_of(update).detail == detail
+
+
+def test_requery_reports_new_evidence_and_runs_web_search_once(services):
+    state = {"question": "Who must appoint a data protection officer?", "candidates": [], "web_ran": False}
+    update = requery(state, runtime(), services=services)
+    assert update["requeried"] and update["new_evidence"] and update["route"] == "AMBIGUOUS"
+    assert update["web_ran"] and update["web_provider"] == "secondary"
+    assert update["query"].startswith("Who must appoint a data protection officer?")
+
+
+def test_requery_with_nothing_new_keeps_the_refusal_and_its_weak_candidates(services):
+    found = services.resources.retriever.retrieve(HIPAA, {}, 10)
+    state = {"question": HIPAA, "candidates": found, "web_ran": True, "evidence_used": False}
+    update = requery(state, runtime(top_k=5), services=services)
+    assert not update["new_evidence"] and update["route"] == "INCORRECT"
+    assert update["evidence"] == update["candidates"]
+
+
+def test_answer_side_answers_for_one_wording_only(services):
+    task = {
+        "question": "What is the cataract surgery limit?",
+        "side": "a",
+        "filters": {"doc_id": "careshield_rider_individual"},
+    }
+    update = answer_side(task, runtime(generator="offline"), services=services)
+    [side] = update["sides"]
+    assert side.side == "a" and side.status == "answered"
+    assert {e.doc_id for e in side.evidence} == {"careshield_rider_individual"}
+    assert update["clauses"]["a"] and all(c.doc_id == "careshield_rider_individual" for c in update["clauses"]["a"])
+
+
+def test_align_turns_both_sides_clauses_into_points(services):
+    sides = {}
+    for name, doc in (("a", "careshield_rider_individual"), ("b", "careshield_rider_group")):
+        task = {"question": "What is the cataract surgery limit?", "side": name, "filters": {"doc_id": doc}}
+        sides[name] = answer_side(task, runtime(generator="offline"), services=services)
+    state = {
+        "sides": [*sides["a"]["sides"], *sides["b"]["sides"]],
+        "clauses": {**sides["a"]["clauses"], **sides["b"]["clauses"]},
+    }
+    update = align(state, runtime())
+    assert update["points"] and any(p.verdict == "different" and p.a and p.b for p in update["points"])
+    assert update["summary"].startswith(f"{sum(p.verdict == 'different' for p in update['points'])} point(s) differ")
