@@ -147,7 +147,8 @@ def ask(args: argparse.Namespace, resources: Resources) -> int:
     confidence = f"{record.confidence:.2f}" if record.confidence is not None else "-"
     trust_text = f"{trust.grade}: {trust.rationale}" if trust else "-"
     out.print(
-        f"{record.status} | route {record.initial_route} -> {record.route} | confidence {confidence} | trust {trust_text}",
+        f"{record.status} | route {record.initial_route} -> {record.route} | confidence {confidence} "
+        f"| trust {trust_text}",
         style="dim",
         markup=False,
     )

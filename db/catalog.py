@@ -141,7 +141,8 @@ class Catalog:
                     ),
                 )
                 db.executemany(
-                    "INSERT OR REPLACE INTO chunks (chunk_id, collection, doc_id, position, payload, embed_text, sentences)"
+                    "INSERT OR REPLACE INTO chunks"
+                    " (chunk_id, collection, doc_id, position, payload, embed_text, sentences)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
                         (

@@ -103,7 +103,8 @@ class KeyStore:
 
     def get(self, key_id: str) -> ApiKey | None:
         row = self._db.execute(
-            "SELECT key_id, name, scopes, created_at, expires_at, revoked_at, rate_per_minute, budget FROM api_keys WHERE key_id = ?",
+            "SELECT key_id, name, scopes, created_at, expires_at, revoked_at, rate_per_minute, budget"
+            " FROM api_keys WHERE key_id = ?",
             (key_id,),
         ).fetchone()
         if row is None:

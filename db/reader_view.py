@@ -32,7 +32,8 @@ from db.folder_lock import lock_folder
 
 SHARED_FILES = re.compile(
     r"^(chunk_\d+\.mmap|page_\d+\.dat"  # appendable segments: mapped writable, never written by readers
-    r"|matrix\.dat|links_compressed\.bin|point_to_values\.bin|values_to_points\.bin|inverted_index\.dat)$"  # opened read-only
+    # opened read-only:
+    r"|matrix\.dat|links_compressed\.bin|point_to_values\.bin|values_to_points\.bin|inverted_index\.dat)$"
 )
 
 

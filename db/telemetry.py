@@ -1,8 +1,8 @@
 """Request telemetry in SQLite (WAL): one row per answered request; analytics are SQL over it.
 
 Writing telemetry never fails a request: an error (disk full, locked database) is counted, the row
-is kept in memory (bounded) and written with the next row that can be, and the answer still goes out. The key id is stored, never the key; question text can be kept, hashed or
-dropped.
+is kept in memory (bounded) and written with the next row that can be, and the answer still goes out.
+The key id is stored, never the key; question text can be kept, hashed or dropped.
 """
 
 from __future__ import annotations
@@ -108,8 +108,8 @@ class Telemetry:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.executemany(
-                    "INSERT INTO requests (endpoint, key_id, question, collection, route, initial_route, confidence, status,"
-                    " http_status, cache_hit, generator, web_provider, latency_ms, node_latency)"
+                    "INSERT INTO requests (endpoint, key_id, question, collection, route, initial_route, confidence,"
+                    " status, http_status, cache_hit, generator, web_provider, latency_ms, node_latency)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [self._row(x) for x in batch],
                 )
@@ -136,7 +136,8 @@ class Telemetry:
             return None
         offset = min(count - 1, int(fraction * count))
         row = self._db.execute(
-            f"SELECT latency_ms FROM requests WHERE latency_ms IS NOT NULL {where} ORDER BY latency_ms LIMIT 1 OFFSET ?",
+            f"SELECT latency_ms FROM requests WHERE latency_ms IS NOT NULL {where}"
+            " ORDER BY latency_ms LIMIT 1 OFFSET ?",
             (offset,),
         ).fetchone()
         return round(row[0], 3)

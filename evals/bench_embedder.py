@@ -317,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     for v, r in results.items():
         print(
             f"{v:<10} {r['build_seconds']:>7} {r['chunks_per_second']:>8} {r['query_latency_ms']['p50']:>6} "
-            f"{r['query_latency_ms']['p95']:>6} {r['agreement_chunks']['mean']:>12.4f}/{r['agreement_chunks']['min']:.4f} "
+            f"{r['query_latency_ms']['p95']:>6} "
+            f"{r['agreement_chunks']['mean']:>12.4f}/{r['agreement_chunks']['min']:.4f} "
             f"{r['agreement_queries']['mean']:>13.4f}/{r['agreement_queries']['min']:.4f} "
             f"{r['retrieval_top5_overlap']:>5.2f} {r['retrieval_top5_reference_score_loss']['mean']:>6.4f} "
             f"{r['sanity_pair']['similar']:>5.2f}/{r['sanity_pair']['unrelated']:.2f}"
@@ -325,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     print("top5 = mean overlap with the reference's top 5 over the chunks; loss = mean reference cosine given up by it")
     print(f"chosen: {chosen} - {reason}")
     print(
-        f"machine: {report['machine']['cores']} cores, {report['machine']['cpu']}, onnxruntime {report['machine']['onnxruntime']}"
+        f"machine: {report['machine']['cores']} cores, {report['machine']['cpu']}, "
+        f"onnxruntime {report['machine']['onnxruntime']}"
     )
     print(f"written to {args.out}")
     return 0

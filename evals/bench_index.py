@@ -275,7 +275,9 @@ def main() -> int:
         "command": "python -m evals.bench_index " + " ".join(sys.argv[1:]),
         "model": model,
         "stores": stores,
-        "notes": "store rows use random unit vectors and real text payloads; hybrid = dense + sparse prefetch fused with RRF in Qdrant; retrieval_round_trip = what retrieve() sends (dense, sparse, fused and sentence-reranked lists in one batch)",
+        "notes": "store rows use random unit vectors and real text payloads; "
+        "hybrid = dense + sparse prefetch fused with RRF in Qdrant; "
+        "retrieval_round_trip = what retrieve() sends (dense, sparse, fused and sentence-reranked lists in one batch)",
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

@@ -590,7 +590,8 @@ def bench_cold_start(env: dict[str, str], workdir: Path, runs: int) -> dict[str,
         "runs": rows,
         "median_to_health_s": median("to_health_s"),
         "median_to_first_answer_s": median("to_first_answer_s"),
-        "note": "process start (Popen) to the first 200 from /health, and to the reply of the first /query; OS file cache warm",
+        "note": "process start (Popen) to the first 200 from /health, and to the reply of the first /query; "
+        "OS file cache warm",
     }
 
 
@@ -616,19 +617,21 @@ def bench_scale(edge_sizes: list[int], client_sizes: list[int], queries: int) ->
             }
             rows.append(row)
             print(
-                f"  {backend} {size}: upsert {row['upsert_s']} s, hybrid p50 {row['hybrid']['p50_ms']} ms, RSS {row['peak_rss_mb']} MB",
+                f"  {backend} {size}: upsert {row['upsert_s']} s, hybrid p50 {row['hybrid']['p50_ms']} ms, "
+                f"RSS {row['peak_rss_mb']} MB",
                 flush=True,
             )
     return {
         "rows": rows,
-        "method": "evals.bench_index.store_in_subprocess: one process per (backend, size), the product's store code, random unit "
-        "dense and sentence vectors, real text payloads and BM25 sparse vectors; upsert_s covers writing the "
-        "generation in 1,000-point batches, finishing and publishing it; hybrid = dense + sparse prefetch fused "
-        "with RRF in one query; retrieval_round_trip = what retrieve() sends (dense, sparse, fused and "
-        "sentence-reranked lists at once); peak_rss_mb = ru_maxrss of that process",
-        "qdrant_client_note": "qdrant-client runs in local mode (QdrantClient(path=...), pure Python, no server); it is measured at "
-        f"{', '.join(map(str, client_sizes))} chunks only: at 100,000 chunks local mode takes too long (a hybrid "
-        "query already costs about 0.25 s at 10,000), and a real deployment would use a Qdrant server instead",
+        "method": "evals.bench_index.store_in_subprocess: one process per (backend, size), the product's store code, "
+        "random unit dense and sentence vectors, real text payloads and BM25 sparse vectors; upsert_s covers "
+        "writing the generation in 1,000-point batches, finishing and publishing it; hybrid = dense + sparse "
+        "prefetch fused with RRF in one query; retrieval_round_trip = what retrieve() sends (dense, sparse, "
+        "fused and sentence-reranked lists at once); peak_rss_mb = ru_maxrss of that process",
+        "qdrant_client_note": "qdrant-client runs in local mode (QdrantClient(path=...), pure Python, no server); "
+        f"it is measured at {', '.join(map(str, client_sizes))} chunks only: at 100,000 chunks local mode "
+        "takes too long (a hybrid query already costs about 0.25 s at 10,000), and a real deployment would use "
+        "a Qdrant server instead",
     }
 
 
@@ -829,11 +832,11 @@ def main(argv: list[str] | None = None) -> int:
                         )
                     result["cpu"]["throughput"] = meter.result
                     result["throughput"]["note"] = (
-                        "thread pool in one process, the same requests at every level; the embedder runs one ONNX session "
-                        "behind a lock, so embedding is serialised across threads"
+                        "thread pool in one process, the same requests at every level; "
+                        "the embedder runs one ONNX session behind a lock, so embedding is serialised across threads"
                         + (
-                            "; measured on a busy machine, where more threads also win a larger share of the CPU from other "
-                            "processes, which flatters the higher levels"
+                            "; measured on a busy machine, where more threads also win a larger share of the CPU "
+                            "from other processes, which flatters the higher levels"
                             if meter.result["noisy"]
                             else ""
                         )
@@ -868,7 +871,8 @@ def main(argv: list[str] | None = None) -> int:
 
     noisy = [name for name, m in result["cpu"].items() if m["noisy"]]
     result["contention"] = (
-        f"other processes used more than {NOISY_SHARE:.0%} of the machine during: {', '.join(noisy)}; those figures are slower and noisier than on an idle machine"
+        f"other processes used more than {NOISY_SHARE:.0%} of the machine during: {', '.join(noisy)}; "
+        "those figures are slower and noisier than on an idle machine"
         if noisy
         else f"other processes used under {NOISY_SHARE:.0%} of the machine in every section"
     )

@@ -133,7 +133,8 @@ def main() -> int:
         mark = "ok " if r["all_facts_in_cited_evidence"] else "MISS"
         print(f"{mark} {r['id']} {r['status']:9} {', '.join(r['citations'])[:70]}")
     print(
-        f"facts in cited evidence: {result['fraction_all_facts_in_cited_evidence']:.0%}; in the answer: {result['fraction_all_facts_in_answer']:.0%}"
+        f"facts in cited evidence: {result['fraction_all_facts_in_cited_evidence']:.0%}; "
+        f"in the answer: {result['fraction_all_facts_in_answer']:.0%}"
     )
     return 0
 

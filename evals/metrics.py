@@ -1,4 +1,6 @@
-"""Deterministic answer and calibration metrics, written to be checked by hand (ranking metrics: retrieval/metrics.py)."""
+"""Deterministic answer and calibration metrics, written to be checked by hand
+(ranking metrics: retrieval/metrics.py).
+"""
 
 from __future__ import annotations
 

@@ -60,10 +60,13 @@ def markdown(results: dict[str, Any]) -> str:
         parts.append("## Calibrated routing\n")
         parts.append(
             f"{cal['cases']} labelled questions ({cal['answerable']} answerable, {cal['unanswerable']} not), "
-            f"train {cal['train']} / test {cal['test']}. Chosen thresholds {cal['chosen']} vs baseline {cal['baseline']}.\n\n"
+            f"train {cal['train']} / test {cal['test']}. "
+            f"Chosen thresholds {cal['chosen']} vs baseline {cal['baseline']}.\n\n"
             f"| | chosen | baseline 0.60/0.45 |\n|---|---|---|\n"
-            f"| test accuracy (refuse below the lower threshold) | {cal['test_accuracy_chosen']} | {cal['test_accuracy_baseline']} |\n"
-            f"| test precision above the CORRECT threshold | {cal['test_correct_precision_chosen']} | {cal['test_correct_precision_baseline']} |\n"
+            f"| test accuracy (refuse below the lower threshold) "
+            f"| {cal['test_accuracy_chosen']} | {cal['test_accuracy_baseline']} |\n"
+            f"| test precision above the CORRECT threshold "
+            f"| {cal['test_correct_precision_chosen']} | {cal['test_correct_precision_baseline']} |\n"
             f"| test AUROC of the confidence | {cal['test_auroc']} | (same score) |\n"
         )
     if safety := results.get("safety"):

@@ -218,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     results["retrieval"]["our goldens"] = {
         "questions": len(ours),
         "ablations": run_ablations(shipped.retriever, ours),
-        "note": "The jargon-expansion table was written knowing these questions: treat this set as a development set; the external sets below are held out.",
+        "note": "The jargon-expansion table was written knowing these questions: "
+        "treat this set as a development set; the external sets below are held out.",
     }
     answer_cases = datasets.our_answers()[: (40 if args.quick else None)]
     print(f"answers: our goldens ({len(answer_cases)})", flush=True)
@@ -248,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
             results["retrieval"]["GDPR recital to article"] = {
                 "questions": len(cases),
                 "ablations": run_ablations(gdpr.retriever, cases),
-                "note": "Official GDPR text (Formex XML), recitals excluded from the index search; a hit is any chunk of a relevant article.",
+                "note": "Official GDPR text (Formex XML), recitals excluded from the index search; "
+                "a hit is any chunk of a relevant article.",
             }
             gdpr.close()
         else:

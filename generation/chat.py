@@ -34,7 +34,8 @@ def format_blocks(blocks: list[Evidence]) -> str:
             if p
         )
         parts.append(
-            f"[Source {number} | {neutralise(block.document)} | {neutralise(block.citation)}]\n({where})\n{neutralise(block.strips)}"
+            f"[Source {number} | {neutralise(block.document)} | {neutralise(block.citation)}]\n"
+            f"({where})\n{neutralise(block.strips)}"
         )
     return "\n\n".join(parts)
 

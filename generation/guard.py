@@ -29,13 +29,13 @@ INJECTION_RE = re.compile(
     r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules|prompt|guidelines)\b"
     r"|\byou are now\b|\bfrom now on,? you\b|\bact as (if you|an? (ai|assistant|chatbot|unfiltered|different|new))\b"
     r"|\bnew (instructions?|persona|system prompt)\b|\bchange (your )?persona\b"
-    r"|\b(reveal|print|show|output|repeat|leak|disclose)\b.{0,40}\b(system prompt|system instructions|(your|its|hidden|the) instructions|"
-    r"api keys?|secrets?|environment variables?|canary|passwords?)\b"
+    r"|\b(reveal|print|show|output|repeat|leak|disclose)\b.{0,40}\b(system prompt|system instructions|"
+    r"(your|its|hidden|the) instructions|api keys?|secrets?|environment variables?|canary|passwords?)\b"
     r"|\b(do not|don't|never) (cite|include citations|mention sources)\b|\bwithout (any )?citations?\b"
     r"|\bdeveloper mode\b|\bjailbreak\b"
     # text that addresses the model and tells it what to write
-    r"|\b(assistant|chatbot|language model|llm|any ai|the ai|an ai|ai model)\b.{0,60}\b(reply|respond|answer|add|append|end|"
-    r"include|disclose|reveal|say|print|output|write|mention)\b"
+    r"|\b(assistant|chatbot|language model|llm|any ai|the ai|an ai|ai model)\b.{0,60}\b(reply|respond|answer|"
+    r"add|append|end|include|disclose|reveal|say|print|output|write|mention)\b"
     r"|\b(end|finish|close|begin|start) (your|the|each|every) (reply|answer|response|output)s? with\b"
     r"|\bverification (code|string|token)\b",
     re.I,

@@ -33,7 +33,9 @@ from retrieval.services import Services
 def build_graph(
     services: Services, with_requery: bool = True
 ) -> CompiledStateGraph[GraphState, RunContext, Question, AnswerRecord]:
-    """The corrective RAG graph over these services; without the requery loop for the "does correction pay?" comparison."""
+    """The corrective RAG graph over these services;
+    without the requery loop for the "does correction pay?" comparison.
+    """
     builder = StateGraph(GraphState, context_schema=RunContext, input_schema=Question, output_schema=AnswerRecord)
     builder.add_node("retrieve", partial(retrieve, services=services))
     builder.add_node("grade", partial(grade, services=services))

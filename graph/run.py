@@ -62,6 +62,7 @@ def compare(graph: Graph, question: str, a: dict[str, Any], b: dict[str, Any], c
         side = missing[0]
         wanted = ", ".join(f"{k} {v}" for k, v in side.filters.items() if k != "collection")
         raise WordingNotFound(
-            f"wording {side.side} ({wanted}) was not found in the index; check the document id or product name (GET /policies)"
+            f"wording {side.side} ({wanted}) was not found in the index; "
+            "check the document id or product name (GET /policies)"
         )
     return record

@@ -42,13 +42,13 @@ _EXCLUDED_RE = re.compile(
 )
 _CONDITION_RE = re.compile(
     r"subject to|waiting period|sub-?limit|limited to|up to|upto|co-?payment|provided that|provided the|maximum of|"
-    r"not exceeding|% of (?:the )?sum insured|per cent of|only if|only after|after (?:a )?(?:continuous )?(?:period of )?\d+|"
-    r"as per the table of benefits|restricted to|capped",
+    r"not exceeding|% of (?:the )?sum insured|per cent of|only if|only after|"
+    r"after (?:a )?(?:continuous )?(?:period of )?\d+|as per the table of benefits|restricted to|capped",
     re.I,
 )
 _COVERED_RE = re.compile(
-    r"will indemnify|shall indemnify|indemnif|will pay|shall pay|is covered|are covered|covers|cover the|is payable|are payable|"
-    r"will reimburse|shall reimburse|reimburse|benefit is available|shall be admissible|admissible",
+    r"will indemnify|shall indemnify|indemnif|will pay|shall pay|is covered|are covered|covers|cover the|is payable|"
+    r"are payable|will reimburse|shall reimburse|reimburse|benefit is available|shall be admissible|admissible",
     re.I,
 )
 _WHOLE_SUM_INSURED_RE = re.compile(

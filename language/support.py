@@ -1,4 +1,6 @@
-"""Sentence support for a question: which sentences of the evidence answer it (knowledge strips and the offline answerer)."""
+"""Sentence support for a question: which sentences of the evidence answer it
+(knowledge strips and the offline answerer).
+"""
 
 from __future__ import annotations
 

@@ -125,8 +125,8 @@ def _side(e: Evidence) -> ClauseValues:
 # "Cataract Treatment" are both about cataract.
 _GENERIC_NAME_WORDS = frozenset(
     words(
-        "limit limits sub-limit sublimit cover covers coverage benefit benefits treatment treatments surgery expenses expense "
-        "charges charge other policy exclusion exclusions condition conditions definition definitions"
+        "limit limits sub-limit sublimit cover covers coverage benefit benefits treatment treatments surgery "
+        "expenses expense charges charge other policy exclusion exclusions condition conditions definition definitions"
     )
 )
 # Sections whose clauses can state the same thing in different places: what is paid (a room rent limit inside

@@ -55,8 +55,9 @@ COVERAGE_TARGET = 5  # covering this many of a long question's content words is 
 OUT_OF_SCOPE_CAP = 0.3
 # Personal medical advice: no governing document answers it, whatever a patient record says.
 MEDICAL_ADVICE_RE = re.compile(
-    r"\b(what dose|how much .{0,20}should i take|should (i|he|she|they|\w+-\d+) (take|stop|start)|is it safe to (take|stop)"
-    r"|best (treatment|medicine|antibiotic|drug)|which (antibiotic|medicine|drug) is best|can i (take|stop)|diagnose me)\b",
+    r"\b(what dose|how much .{0,20}should i take|should (i|he|she|they|\w+-\d+) (take|stop|start)"
+    r"|is it safe to (take|stop)|best (treatment|medicine|antibiotic|drug)|which (antibiotic|medicine|drug) is best"
+    r"|can i (take|stop)|diagnose me)\b",
     re.I,
 )
 

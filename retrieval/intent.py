@@ -23,16 +23,19 @@ INTENT_PATTERNS: list[tuple[str, str]] = [
     ),
     (
         "procedure",
-        r"\b(how (do|can|should) (i|we|you) (make a )?claim|claim (procedure|process|form)|documents?|notify|intimat\w*|cashless|reimbursement (process|claim)|submit|grievance|complain)\b",
+        r"\b(how (do|can|should) (i|we|you) (make a )?claim|claim (procedure|process|form)|documents?|notify|intimat\w*"
+        r"|cashless|reimbursement (process|claim)|submit|grievance|complain)\b",
     ),
     ("exclusion", r"\b(exclu\w*|not covered|isn'?t covered|never (covered|paid)|what is not|which .* not covered)\b"),
     (
         "amount_limit",
-        r"\b(limit|sub-?limit|how much|maximum|max\b|cap(ped)?|amount|sum insured|room rent|co-?pay\w*|percent|%|rs\.?|inr|₹|per (day|eye|delivery))\b",
+        r"\b(limit|sub-?limit|how much|maximum|max\b|cap(ped)?|amount|sum insured|room rent|co-?pay\w*|percent|%|rs\.?"
+        r"|inr|₹|per (day|eye|delivery))\b",
     ),
     (
         "eligibility",
-        r"\b(eligib\w*|entry age|who (can|is) (be )?(covered|insured)|age limit|dependants?|dependents?|family members?)\b",
+        r"\b(eligib\w*|entry age|who (can|is) (be )?(covered|insured)|age limit|dependants?|dependents?"
+        r"|family members?)\b",
     ),
     ("policy_terms", r"\b(grace|free[- ]look|cancel\w*|renew\w*|discount|bonus|ncd|premium|portab\w*|migrat\w*)\b"),
     ("benefit", r"\b(cover(s|ed|age)?|benefit|include[sd]?|pay for|reimburse)\b"),

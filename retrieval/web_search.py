@@ -141,7 +141,9 @@ class WebSearch:
         self.cooldown_s = cooldown_s
         self.clock = clock
         # bounded: the least recently used query goes first, and every entry expires after the TTL
-        self._cache: TTLCache[str, WebResult] = TTLCache(maxsize=max(1, cache_max_entries), ttl=cache_ttl_s, timer=clock)
+        self._cache: TTLCache[str, WebResult] = TTLCache(
+            maxsize=max(1, cache_max_entries), ttl=cache_ttl_s, timer=clock
+        )
         self._resting: dict[str, float] = {}
         self._lock = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="web")
@@ -218,7 +220,9 @@ class WebSearch:
 
 
 def _is_timeout(error: Exception) -> bool:
-    """Timeouts raised by the clients themselves: tavily TimeoutError, requests/httpx *Timeout, ddgs TimeoutException."""
+    """Timeouts raised by the clients themselves:
+    tavily TimeoutError, requests/httpx *Timeout, ddgs TimeoutException.
+    """
     return isinstance(error, TimeoutError) or "timeout" in type(error).__name__.lower()
 
 

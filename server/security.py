@@ -21,7 +21,10 @@ SECURITY_HEADERS = {
 }
 # The web page is served by the app itself: no external scripts, styles or fonts. (The OpenAPI docs and
 # the LangServe playground bring their own assets, so the policy covers the page only.)
-PAGE_POLICY = "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "frame-ancestors 'none'"
+)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""Crash-safe re-indexing: an ingest killed at any step leaves the previous index serving, and the next ingest completes."""
+"""Crash-safe re-indexing: an ingest killed at any step leaves the previous index serving,
+and the next ingest completes.
+"""
 
 from __future__ import annotations
 

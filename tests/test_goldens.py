@@ -56,7 +56,9 @@ RETRIEVAL_BY_ID = {row["id"]: row for row in RETRIEVAL}
 
 
 def document_path(doc_id: str) -> tuple[str, Path]:
-    """(collection, file) of a shipped document: NAME.txt-like with NAME.json sidecar, or NAME.json with NAME.meta.json."""
+    """(collection, file) of a shipped document:
+    NAME.txt-like with NAME.json sidecar, or NAME.json with NAME.meta.json.
+    """
     found = []
     for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
         for suffix in TEXT_SUFFIXES:
@@ -268,7 +270,8 @@ def test_calibration_nonexistent_records_are_not_shipped():
             assert pat not in ids, f"{row['id']}: {pat} is a shipped patient"
         for raw in re.findall(r"\b\d{3}\s?\d{3}\s?\d{4}\b", question):
             assert raw.replace(" ", "") not in numbers, f"{row['id']}: NHS number {raw} is a shipped patient"
-        # person-like names (overlapping pairs of capitalised words, so "Does Oliver Fairbanks" yields "Oliver Fairbanks")
+        # person-like names (overlapping pairs of capitalised words,
+        # so "Does Oliver Fairbanks" yields "Oliver Fairbanks")
         for name in re.findall(r"(?=\b([A-Z][a-z]+ (?:Mc|Mac|O')?[A-Z][a-z]+)\b)", question):
             assert not any(name in text for text in shipped_texts()), f"{row['id']}: {name!r} appears in the corpus"
 

@@ -85,9 +85,11 @@ def test_instructions_aimed_at_the_model_are_recognised(sentence):
         "The processor processes the personal data only on documented instructions from the controller.",
         "Where a processor infringes this Regulation by determining the purposes and means of processing, "
         "the processor shall act as a controller in respect of that processing.",
-        "The processor shall immediately inform the controller if, in its opinion, an instruction infringes this Regulation.",
+        "The processor shall immediately inform the controller if, in its opinion, "
+        "an instruction infringes this Regulation.",
         "The controller must notify the supervisory authority without undue delay and not later than 72 hours.",
-        "Each proposed use or transfer of confidential information should be clearly defined, scrutinised and documented.",
+        "Each proposed use or transfer of confidential information should be clearly defined, "
+        "scrutinised and documented.",
         "The insurer will not pay for treatment you receive before your cover starts.",
         "You are covered for in-patient treatment after a waiting period of 30 days.",
         "The data subject shall have the right to obtain from the controller the erasure of personal data.",
@@ -341,7 +343,10 @@ def test_offline_quotes_supporting_sentences_exactly_and_cites_them():
 
 
 def test_offline_drops_a_leading_paragraph_number_but_keeps_the_words():
-    numbered = "1. In the case of a personal data breach, the controller must notify the supervisory authority within 72 hours."
+    numbered = (
+        "1. In the case of a personal data breach, "
+        "the controller must notify the supervisory authority within 72 hours."
+    )
     answer = compose(
         "When must the controller notify a personal data breach?", [block("a", [numbered], "GDPR Art. 33(1)")], None
     )
@@ -363,7 +368,10 @@ def test_offline_says_which_named_things_the_sources_do_not_mention():
 
 
 def test_offline_does_not_call_an_acronym_missing_when_the_source_spells_it_out():
-    room = "Room charges and intensive care unit charges per day shall be payable up to the limit in the Table of Benefits."
+    room = (
+        "Room charges and intensive care unit charges per day "
+        "shall be payable up to the limit in the Table of Benefits."
+    )
     answer = compose(
         "Are there sub-limits on room rent and ICU charges?", [block("a", [room], "Policy cl. 3.1.1.1")], None
     )
@@ -371,7 +379,8 @@ def test_offline_does_not_call_an_acronym_missing_when_the_source_spells_it_out(
 
 
 DONOR = (
-    "The Company shall pay for an organ donor, provided that: i.\nThe donation conforms to the Transplantation of Human "
+    "The Company shall pay for an organ donor, provided that: i.\n"
+    "The donation conforms to the Transplantation of Human "
     "Organs Act 1994 ii.\nThe organ is used for an Insured Person iii.\nThe donor is an in-patient in a Hospital.\n"
     "Claims must be filed within 30 days."
 )

@@ -77,7 +77,8 @@ def test_incremental_unchanged_changed_removed(resources, corpus):
 
     folder = corpus / "health_governance"
     (folder / "caldicott_principle_7.txt").write_text(
-        "Principle 7 - The duty to share\nThe duty to share information for individual care is as important as the duty to protect confidentiality.\n",
+        "Principle 7 - The duty to share\nThe duty to share information for individual care is as important "
+        "as the duty to protect confidentiality.\n",
         encoding="utf-8",
     )
     subprocess.run(

@@ -278,7 +278,8 @@ def test_clause_json_ingests_with_missing_fields_inferred_and_bad_clauses_named(
                 {
                     "clause_id": "2.1",
                     "section": "Definitions",
-                    "text": "Accident means a sudden, unforeseen and involuntary event caused by external, visible and violent means.",
+                    "text": "Accident means a sudden, unforeseen and involuntary event "
+                    "caused by external, visible and violent means.",
                 },
                 {
                     "clause_id": "3.1.2",
@@ -290,7 +291,8 @@ def test_clause_json_ingests_with_missing_fields_inferred_and_bad_clauses_named(
                 {
                     "clause_id": "3.8",
                     "section": "Benefits",
-                    "text": "AYUSH Treatment\nThe Company will indemnify in-patient AYUSH treatment up to the Sum Insured.",
+                    "text": "AYUSH Treatment\n"
+                    "The Company will indemnify in-patient AYUSH treatment up to the Sum Insured.",
                 },
                 {
                     "clause_id": "4.1",
@@ -301,7 +303,8 @@ def test_clause_json_ingests_with_missing_fields_inferred_and_bad_clauses_named(
                 {
                     "clause_id": "5.5",
                     "section": "Exclusions",
-                    "text": "Cosmetic or Plastic Surgery (Code - Excl08)\nCosmetic or plastic surgery to change appearance.",
+                    "text": "Cosmetic or Plastic Surgery (Code - Excl08)\n"
+                    "Cosmetic or plastic surgery to change appearance.",
                 },
                 {"clause_id": "6.1", "text": "Co-payment\nA co-payment of 20% applies to every admissible claim."},
             ],
@@ -877,7 +880,7 @@ def test_quota_answers_200_then_429_with_retry_after_once_spent(api):
     assert client.post("/search-policy", json={"query": "Is cosmetic surgery covered?"}).status_code == 429
 
 
-# --------------------------------------------------------------------------- the compare graph runs its branches in threads
+# ------------------------------------------------------------------- the compare graph runs its branches in threads
 
 
 def test_sparse_words_are_the_same_when_stemmed_in_parallel_threads():

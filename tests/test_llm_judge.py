@@ -16,7 +16,10 @@ from evals.datasets import AnswerCase
 from evals.judge import make_judge
 
 QUESTION = "Within how many hours must a controller notify a personal data breach?"
-ANSWER = "The controller must notify the supervisory authority within 72 hours [Source 1]. It must also pay a fee [Source 1]."
+ANSWER = (
+    "The controller must notify the supervisory authority within 72 hours [Source 1]. "
+    "It must also pay a fee [Source 1]."
+)
 CONTEXT = [
     Evidence(
         chunk_id="c1",

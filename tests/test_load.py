@@ -114,7 +114,9 @@ def golden_questions() -> list[str]:
 
 
 def copy_index(source: Path, target: Path) -> None:
-    """The published generation and a consistent copy of the catalog: the ingest here must not touch the session's index."""
+    """The published generation and a consistent copy of the catalog:
+    the ingest here must not touch the session's index.
+    """
     (target / "index").mkdir(parents=True)
     src, dst = sqlite3.connect(source / "catalog.sqlite"), sqlite3.connect(target / "catalog.sqlite")
     try:

@@ -171,7 +171,7 @@ def test_four_readers_and_a_publisher_leave_every_generation_as_published(
     try:
         for number in range(1, PUBLISHES + 1):
             lines.wait_for(
-                lambda: published_count() == number or any("ended" in r for r in lines.seen["publisher"]),
+                lambda number=number: published_count() == number or any("ended" in r for r in lines.seen["publisher"]),
                 f"publish {number}",
             )
             assert published_count() == number, lines.seen["publisher"]
@@ -194,7 +194,7 @@ def test_four_readers_and_a_publisher_leave_every_generation_as_published(
                     )
                     lines.follow(name, readers[name])
             generation = f"gen-{number:06d}"
-            lines.wait_for(lambda: read_enough(generation), f"every reader to read {generation}")
+            lines.wait_for(lambda generation=generation: read_enough(generation), f"every reader to read {generation}")
             publisher.stdin.write("next\n")
             publisher.stdin.flush()
         assert publisher.wait(WAIT_S) == 0

@@ -82,7 +82,7 @@ def test_stream_sends_progress_tokens_then_the_final_record(api):
         if prev == "event: progress" and line.startswith("data:")
     ]
     assert nodes[:2] == ["retrieve", "grade"] and "generate" in nodes
-    final = json.loads([l for l in text.splitlines() if l.startswith("data:")][-1][5:])
+    final = json.loads([line for line in text.splitlines() if line.startswith("data:")][-1][5:])
     assert final["status"] == "answered" and "72 hours" in final["answer"]
 
 

@@ -113,7 +113,8 @@ def ask(page, question: str) -> None:
     page.click("#ask-button")
     page.wait_for_function(  # the button is disabled while the stream runs; then badges or an error message show
         "() => !document.getElementById('ask-button').disabled"
-        " && (document.querySelector('#badges .badge') !== null || document.getElementById('status-detail').textContent !== '')",
+        " && (document.querySelector('#badges .badge') !== null"
+        " || document.getElementById('status-detail').textContent !== '')",
         timeout=ANSWER_TIMEOUT_MS,
     )
     detail = page.inner_text("#status-detail")
@@ -174,11 +175,14 @@ def test_out_of_scope_question_is_refused_plainly(browser_page, tmp_path):
     page.screenshot(path=str(tmp_path / "refused.png"), full_page=True)
 
 
-SPLIT_STREAM = """async () => {
+# One Python string: the two literals join inside one JavaScript line, which is too long for one source line.
+SPLIT_STREAM = (
+    """async () => {
   // The stream as sse-starlette sends it ("\\r\\n" line ends, a ping comment), delivered one byte per read so that
   // every "\\r\\n" and the multi-byte dash are cut between two reads.
   const text = 'event: progress\\r\\ndata: {"node": "retrieve"}\\r\\n\\r\\n: ping\\r\\n\\r\\n'
-    + 'event: token\\r\\ndata: {"text": "72 hours \\u2014 ok"}\\r\\n\\r\\nevent: final\\r\\ndata: {"status": "answered"}\\r\\n\\r\\n';
+    + 'event: token\\r\\ndata: {"text": "72 hours \\u2014 ok"}\\r\\n\\r\\n"""
+    """event: final\\r\\ndata: {"status": "answered"}\\r\\n\\r\\n';
   const bytes = new TextEncoder().encode(text);
   const original = window.fetch;
   window.fetch = async () => new Response(new ReadableStream({
@@ -188,6 +192,7 @@ SPLIT_STREAM = """async () => {
   try { await streamQuery({}, (event, data) => seen.push([event, data])); } finally { window.fetch = original; }
   return seen;
 }"""
+)
 
 
 def test_page_parses_split_events_and_escapes_what_it_shows(browser_page):

@@ -56,7 +56,9 @@ def policies(who: Caller = Depends(reader), state: ServiceState = Depends(servic
 def search_policy(
     body: SearchPolicyRequest, who: Caller = Depends(admitted), state: ServiceState = Depends(service)
 ) -> dict[str, Any]:
-    """Answer from one insurer's wordings: answer, coverage type (covered / not covered / conditional), citations, evidence."""
+    # The docstring is the OpenAPI description: the backslash-newline keeps its text on one line.
+    """Answer from one insurer's wordings: answer, coverage type (covered / not covered / conditional), \
+citations, evidence."""
     filters = {
         key: value
         for key, value in (

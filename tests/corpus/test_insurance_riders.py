@@ -125,7 +125,8 @@ DIFFERENCES = [
 SHARED = [
     (
         "initial waiting period",
-        "within 30 days from the first commencement date of this Rider shall be excluded, except claims arising due to an Accident",
+        "within 30 days from the first commencement date of this Rider shall be excluded, "
+        "except claims arising due to an Accident",
     ),
     (
         "emergency notification",
@@ -140,7 +141,8 @@ SHARED = [
     ("grace period monthly", "a Grace Period of 15 days where the premium is payable monthly"),
     (
         "pre and post hospitalisation",
-        "in the 30 days immediately before the date of admission and in the 60 days immediately after the date of discharge",
+        "in the 30 days immediately before the date of admission "
+        "and in the 60 days immediately after the date of discharge",
     ),
     ("critical illness waiting period", "within 90 days of the first commencement date of the cover under Clause 3.9"),
     ("critical illness lump sum", "100% of the Critical Illness Sum Insured as a lump sum"),
