@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import CORPUS, REPO_ROOT
 
+pytestmark = pytest.mark.subprocess
+
 POLICYRAG = [sys.executable, "-m", "cli.main"]
 
 

@@ -608,6 +608,7 @@ def policyrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize(("question", "check"), SHIPPED_COMPARE, ids=["cataract", "ped", "definitions"])
 def test_cli_compare_json_on_the_shipped_riders(cli_env, question, check):
     done = policyrag(
@@ -630,6 +631,7 @@ def test_cli_compare_json_on_the_shipped_riders(cli_env, question, check):
     assert re.match(r"\d+ point\(s\) differ, \d+ are the same", out["summary"])
 
 
+@pytest.mark.subprocess
 def test_cli_compare_refuses_a_wording_that_is_not_in_the_index(cli_env):
     done = policyrag(
         "compare",
