@@ -25,6 +25,7 @@ ANSWER_COLUMNS = [
     "leaks",
 ]
 JUDGE_COLUMNS = ["faithfulness", "answer_relevancy", "judged", "failed"]
+OFFICIAL_COLUMNS = ["hit@1", "hit@5", "mrr@10", "rank1_binding"]
 
 
 def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
@@ -36,6 +37,26 @@ def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
     return "\n".join([head, rule, *body])
 
 
+def official_markdown(block: dict[str, Any]) -> str:
+    """One table per instrument: ablations down, dev then held-out figures across."""
+    parts = ["## Official texts (plain-language questions)\n", block["note"] + "\n"]
+    columns = [f"{split} {c}" for split in ("dev", "held-out") for c in OFFICIAL_COLUMNS]
+    for instrument, splits in block["instruments"].items():
+        dev, heldout = splits["dev"], splits["heldout"]
+        parts.append(
+            f"### {instrument}: dev {dev['questions']} questions, "
+            f"held-out {heldout['questions']} questions (never used to tune)\n"
+        )
+        rows = []
+        for dev_row, heldout_row in zip(dev["ablations"], heldout["ablations"]):
+            row = {"ablation": dev_row["ablation"]}
+            for split, figures in (("dev", dev_row), ("held-out", heldout_row)):
+                row.update({f"{split} {c}": figures[c] for c in OFFICIAL_COLUMNS})
+            rows.append(row)
+        parts.append(table(rows, columns, "ablation") + "\n")
+    return "\n".join(parts)
+
+
 def markdown(results: dict[str, Any]) -> str:
     parts = [f"# PolicyRAG evaluation\n\nCommand: `{results['command']}`; machine: {results['machine']}.\n"]
     for name, block in results.get("retrieval", {}).items():
@@ -45,6 +66,8 @@ def markdown(results: dict[str, Any]) -> str:
         parts.append(table(block["ablations"], RETRIEVAL_COLUMNS, "ablation") + "\n")
         if block.get("published"):
             parts.append(table(block["published"], RETRIEVAL_COLUMNS[:5], "system") + "\n")
+    if official := results.get("official"):
+        parts.append(official_markdown(official))
     for name, block in results.get("answers", {}).items():
         parts.append(f"## Does correction pay? {name}\n")
         rows = [{"variant": k, **v} for k, v in block.items() if k != "loop_cost"]
