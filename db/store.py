@@ -32,6 +32,7 @@ INDEXED_FIELDS = (
     "section_key",
     "coverage_type",
     "kind",
+    "authority",
 )
 
 FilterValue = str | int | bool | list[str] | list[int]

@@ -32,7 +32,8 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
         for g, vote in zip(grades, votes or [], strict=False):
             g.confidence = round((g.confidence + vote) / 2, 4)
             g.explanation += f"; LLM relevance {'yes' if vote else 'no'}"
-    graded = apply_grades(candidates, grades)
+    k = context.k(services.settings)
+    graded = apply_grades(candidates, grades)[:k]  # the evidence is chosen after grading the whole pool
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0
     correct, incorrect = context.thresholds(services.settings)
@@ -44,7 +45,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
         "confidence": confidence,
         "trust_grade": trust_grade(route, best),
         "provenance": provenance(best),
-        "trace": trace + [f"grade: {route} (best {explanation}; thresholds {correct}/{incorrect})"],
+        "trace": [*trace, f"grade: {route}; kept {len(graded)} of {len(candidates)} (best {explanation})"],
     }
     if "initial_route" not in state:
         update["initial_route"] = route

@@ -16,23 +16,21 @@ from retrieval.services import Services
 
 @timed("retrieve")
 def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services) -> dict[str, Any]:
-    """Fetch the top-k chunks for the question, every score kept (policy questions narrowed by intent)."""
+    """Fetch a deep pool of candidates, every score kept (policy questions narrowed by intent); grading
+    chooses the evidence from it."""
     context = runtime.context or RunContext()
     settings = services.settings
     question = state["question"].strip()
     if not question:
         raise ValueError("the question is empty")
-    k = context.k(settings)
+    pool = max(settings.candidate_pool, context.k(settings))
     filters = context.search_filters()
     options = RetrievalOptions(mode=context.retrieval_mode)
     retriever = services.resources.retriever
     if is_policy_scope(filters, settings.policy_collections):
-        candidates, note = narrowed_search(retriever, question, filters, k, options, settings.correct_threshold)
+        candidates, note = narrowed_search(retriever, question, filters, pool, options, settings.correct_threshold)
     else:
-        candidates = retriever.retrieve(question, filters, k, options)
+        candidates = retriever.retrieve(question, filters, pool, options)
         note = f"mode {context.retrieval_mode}"
-    return {
-        "query": question,
-        "candidates": candidates,
-        "trace": [f"retrieve: {len(candidates)} chunks (k={k}; {note})"],
-    }
+    trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {note})"
+    return {"query": question, "candidates": candidates, "trace": [trace]}

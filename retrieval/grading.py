@@ -24,7 +24,7 @@ from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
 from language.expansion import expansion_terms
 from language.question import content_terms, mentions, named_numbers, salient_names
-from language.references import question_tokens
+from language.references import instrument_named, question_tokens
 from language.words import words
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15}
@@ -50,6 +50,7 @@ FOREIGN_REGIME_RE = re.compile(
 )
 FOREIGN_REGIME_CAP = 0.3
 UNKNOWN_REFERENCE_CAP = 0.3
+OTHER_INSTRUMENT_PENALTY = 0.4  # the question names one instrument; the chunk belongs to another
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
 OUT_OF_SCOPE_CAP = 0.3
@@ -110,6 +111,10 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     missing = [n for n in names if not mentions(n, haystack.lower(), haystack_terms)]
     if names and missing:
         confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
+    named, own = instrument_named(question), str(evidence.metadata.get("instrument") or "").lower()
+    if named and own and named != own:  # the question is about GDPR; this chunk is the EHDS (or the reverse)
+        confidence *= 1 - OTHER_INSTRUMENT_PENALTY
+        missing = [*missing, named.upper()]
     foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question) if m.group(0).lower() not in haystack.lower()]
     if foreign and confidence > FOREIGN_REGIME_CAP:
         confidence = FOREIGN_REGIME_CAP
@@ -150,21 +155,29 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
     return grades
 
 
-AUTHORITY_TIE_BREAK = 0.02  # per hierarchy step: near-equal evidence from primary law outranks commentary
+# When a binding provision and an explanation of it support the same point, the provision is cited first:
+# in the order, a candidate counts as this much more confident than its grade for its authority.
+AUTHORITY_BONUS = {"binding": 0.15, "guidance": 0.05, "record": 0.05, "recital": 0.0, "commentary": 0.0, "web": 0.0}
 
 
-def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade]) -> list[Evidence]:
-    """Evidence carrying its confidence and explanation, best first (authority breaks near-ties)."""
+def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade], authority_order: bool = True) -> list[Evidence]:
+    """Evidence carrying its confidence and explanation, best first; a binding provision goes before a
+    recital or commentary unless they support the question clearly better."""
     graded = [
         e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation})
         for e, g in zip(evidence, grades, strict=True)
     ]
-    return sorted(graded, key=lambda e: -((e.confidence or 0.0) - AUTHORITY_TIE_BREAK * (e.hierarchy_rank - 1)))
+
+    def order(e: Evidence) -> tuple[float, str]:
+        bonus = AUTHORITY_BONUS[e.authority] if authority_order else 0.0
+        return -((e.confidence or 0.0) + bonus), e.chunk_id
+
+    return sorted(graded, key=order)
 
 
-def grade_evidence(question: str, evidence: list[Evidence]) -> list[Evidence]:
+def grade_evidence(question: str, evidence: list[Evidence], authority_order: bool = True) -> list[Evidence]:
     """The deterministic grade applied: what every step that finds new evidence does with it."""
-    return apply_grades(evidence, grade_all(question, evidence))
+    return apply_grades(evidence, grade_all(question, evidence), authority_order)
 
 
 def llm_relevance(question: str, evidence: list[Evidence], settings: Settings) -> list[float] | None:

@@ -25,11 +25,16 @@ Mode = Literal["dense", "sparse", "hybrid", "rerank"]
 MIN_CANDIDATES = 50
 
 
+FOLLOW_FROM = 10  # citations are followed from this many of the best candidates
+FOLLOW_LIMIT = 12  # provisions brought in by following, at most
+
+
 @dataclass(frozen=True)
 class RetrievalOptions:
     mode: Mode = "hybrid"
     reference_boost: bool = True
     expansion: bool = True
+    follow_citations: bool = True
 
 
 def boost_tokens(question: str) -> list[str]:
@@ -65,13 +70,43 @@ class Retriever:
     def retrieve(
         self,
         query: str,
-        filters: Filters | None = None,
-        k: int = 5,
+        filters: Filters | None,
+        k: int,
         options: RetrievalOptions = RetrievalOptions(),
     ) -> list[Evidence]:
-        """The k best chunks for a question, best first, with provenance and all scores."""
+        """The k best chunks for a question, best first, with provenance and all scores; then (when
+        following citations) the provisions the best non-binding ones point at, to be graded on their merits."""
         query_vector, lists = self.search_lists(query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion)
-        return rank(query_vector, lists, k, options)
+        found = rank(query_vector, lists, k, options)
+        if options.follow_citations:
+            found += self.followed(query, query_vector, found, filters)
+        return found
+
+    def followed(
+        self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None
+    ) -> list[Evidence]:
+        """Binding provisions named by (or linked from) the recitals, guidance and commentary among the best
+        candidates: a question worded like a recital reaches the article the recital explains."""
+        tokens: list[str] = []
+        for e in candidates[:FOLLOW_FROM]:
+            if e.authority != "binding":
+                tokens += [t for t in e.metadata.get("explains") or [] if t not in tokens]
+        if not tokens:
+            return []
+        request = SearchQuery(
+            dense=query_vector.tolist(),
+            sparse=encode_query(query),
+            filters={**(filters or {}), "authority": "binding"},
+            limit=FOLLOW_LIMIT,
+            reference_tokens=tokens,
+        )
+        referenced = self.reader.store().search(request).referenced
+        seen = {e.chunk_id for e in candidates}
+        return [
+            Evidence.from_payload(h.payload or {}, Scores(dense=_dense_score(h, {}, query_vector)))
+            for h in referenced
+            if h.id not in seen
+        ]
 
 
 def _by_id(hits: list[Hit]) -> dict[str, Hit]:
