@@ -2,12 +2,14 @@
 
 Retrieval ablations on our goldens, the peer benchmark, the full GDPR (recital -> article) and the
 labelled insurance questions; "does correction pay?" on our goldens and the peer's 60 questions;
-calibrated routing; injection, leakage and toxicity checks. Indexes live under
-POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External sets in ../shared
-are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md, calibration.json and
-plots/*.png; the fitted thresholds go to calibration.json and become the routing (config/thresholds.json)
-only with --apply-thresholds. With POLICYRAG_JUDGE_MODEL set, the
-answers are also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
+plain-language answers judged on the answer itself (evals/answer_quality.py); calibrated routing;
+injection, leakage and toxicity checks. Indexes live under POLICYRAG_DATA_DIR/eval/ and are reused
+(incrementally) by the next run. External sets in ../shared are skipped, with a note, when absent.
+Writes evals/results/eval.json, eval.md, calibration.json and plots/*.png; the fitted thresholds go
+to calibration.json and become the routing (config/thresholds.json) only with --apply-thresholds.
+`--only plain` runs the plain-language section alone (a few minutes) and merges it into an existing
+eval.json. With POLICYRAG_JUDGE_MODEL set, the answers are also scored by an LLM judge (ragas
+faithfulness and answer relevancy, evals/judge.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import REPO_ROOT, Settings, get_settings
-from evals import datasets, report
+from evals import answer_quality, datasets, report
 from evals.answer_eval import graph_runner, run_variants
 from evals.calibration import apply_thresholds, calibrate
 from evals.retrieval_eval import run_ablations
@@ -187,6 +189,28 @@ def safety(shipped: Resources, base: Settings) -> dict[str, Any]:
     return out
 
 
+def plain_answers(shipped: Resources, limit: int | None) -> dict[str, Any]:
+    """The plain-language questions through the full graph and plain RAG, scored on the answers."""
+    started = time.perf_counter()
+    cases = datasets.plain_questions()[:limit]
+    print(f"plain-language answers ({len(cases)})", flush=True)
+    return {
+        "questions": {split: sum(1 for c in cases if c.split == split) for split in answer_quality.SPLITS},
+        "variants": answer_quality.run_variants(Services(shipped.settings, shipped), cases),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def merged(folder: Path, results: dict[str, Any]) -> dict[str, Any]:
+    """folder/eval.json with the sections in `results` replaced, so a section run alone keeps the others (and the
+    full run's command line); `results` itself when there is no eval.json yet."""
+    path = folder / "eval.json"
+    if not path.exists():
+        return results
+    existing = json.loads(path.read_text(encoding="utf-8"))
+    return {**existing, **{k: v for k, v in results.items() if k not in ("command", "machine")}}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="policyrag eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -197,19 +221,27 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="make the fitted thresholds the production routing (rewrites config/thresholds.json)",
     )
+    parser.add_argument(
+        "--only",
+        choices=["plain"],
+        help="run one section alone (plain: plain-language answers, a few minutes) and merge it into OUT/eval.json",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     base = get_settings()
     started = time.perf_counter()
-    results: dict[str, Any] = {
-        "command": "policyrag eval " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
-        "retrieval": {},
-        "answers": {},
-        "skipped": [],
-    }
+    command = "policyrag eval " + " ".join(argv if argv is not None else sys.argv[1:])
+    machine = f"{os.cpu_count()} cores, Python {platform.python_version()}"
     print("building evaluation indexes", flush=True)
     shipped = index("shipped", [REPO_ROOT / "corpus"], base)
+    if args.only == "plain":
+        section = {**plain_answers(shipped, 40 if args.quick else None), "command": command}
+        shipped.close()
+        args.out.mkdir(parents=True, exist_ok=True)
+        report.write(merged(args.out, {"command": command, "machine": machine, "plain_answers": section}), args.out)
+        print((args.out / "eval.md").read_text(encoding="utf-8"))
+        return 0
+    results: dict[str, Any] = {"command": command, "machine": machine, "retrieval": {}, "answers": {}, "skipped": []}
     judge = configured_judge(base, shipped.embedder.embed_documents) if base.judge_model else None
     if judge is not None:
         results["judge"] = judge.name
@@ -224,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     answer_cases = datasets.our_answers()[: (40 if args.quick else None)]
     print(f"answers: our goldens ({len(answer_cases)})", flush=True)
     results["answers"]["our goldens"] = run_variants(Services(shipped.settings, shipped), answer_cases, judge)
+    results["plain_answers"] = {**plain_answers(shipped, 40 if args.quick else None), "command": command}
     if not args.quick:
         if datasets.peer_available():
             print("peer benchmark", flush=True)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core.schemas import AnswerRecord
 from core.types import Citation
+from evals import report
 from evals.answer_quality import (
     citations_match,
     disclosures,
@@ -16,6 +19,7 @@ from evals.answer_quality import (
     summary,
 )
 from evals.datasets import PlainCase, plain_questions
+from evals.runner import merged
 from tests.conftest import run_graph
 
 
@@ -240,6 +244,30 @@ def test_groups_by_collection_and_answer_type_with_counts():
 def test_an_empty_set_has_no_rates():
     empty = summary([])
     assert empty["cases"] == 0 and empty["correct"] is None and empty["words_p90"] is None and empty["auroc"] is None
+
+
+def test_the_section_renders_and_a_run_alone_keeps_the_other_sections(tmp_path):
+    section = {
+        "questions": {"dev": 5, "heldout": 2},
+        "variants": {"full graph": hand_scored(), "plain RAG": hand_scored()},
+        "command": "policyrag eval --only plain",
+    }
+    (tmp_path / "eval.json").write_text(
+        json.dumps({"command": "policyrag eval", "retrieval": {"x": 1}, "plain_answers": {}})
+    )
+    results = merged(tmp_path, {"command": "policyrag eval --only plain", "machine": "m", "plain_answers": section})
+    assert results["retrieval"] == {"x": 1} and results["command"] == "policyrag eval"
+    assert results["plain_answers"]["questions"] == {"dev": 5, "heldout": 2}
+    text = report.plain_markdown(section)
+    for heading in (
+        "### dev (5 questions)",
+        "### held-out (2 questions)",
+        "### dev by collection",
+        "### dev by answer type",
+    ):
+        assert heading in text
+    assert "| insurance: plain RAG | 1 |" in text and "Wei Chen" not in text  # no answer text, held-out or not
+    assert merged(tmp_path / "absent", {"plain_answers": section}) == {"plain_answers": section}
 
 
 def test_two_real_graph_runs_scored_end_to_end(make_services):
