@@ -19,7 +19,7 @@ import json
 import math
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -114,32 +114,31 @@ class CaseScore:
     lead: bool | None
     citation_precision: float | None
     binding_first: bool | None
-    fragments: list[Fragment] = field(default_factory=list)
-    words: int | None = None
-    must_not_state: list[str] = field(default_factory=list)
-    disclosed: list[str] | None = None
+    fragments: list[Fragment]
+    words: int | None
+    must_not_state: list[str]
+    disclosed: list[str] | None
 
 
 def score_case(case: PlainCase, record: AnswerRecord, directory: list[Patient]) -> CaseScore:
     answered = record.status == "answered"
-    facts = [answered and fact_present(variants, record.answer) for variants in case.must_state]
     pieces = sentences(record.answer) if answered else []
+    facts = [answered and fact_present(variants, record.answer) for variants in case.must_state]
+    lead = None
+    if case.answerable and case.must_state:
+        lead = bool(pieces) and fact_present(case.must_state[0], pieces[0])
+    cited = [c.citation for c in record.citations] if answered and case.answerable else []
     gold = [*case.must_cite, *case.may_cite]
-    cited = [c.citation for c in record.citations]
-    judged = answered and case.answerable and bool(cited)
+    precision = sum(any(citations_match(c, g) for g in gold) for c in cited) / len(cited) if cited else None
     return CaseScore(
         case=case,
         record=record,
         answered=answered,
         facts=facts,
         correct=answered and all(facts) if case.answerable else None,
-        lead=bool(pieces) and fact_present(case.must_state[0], pieces[0])
-        if case.answerable and case.must_state
-        else None,
-        citation_precision=sum(any(citations_match(c, g) for g in gold) for c in cited) / len(cited)
-        if judged
-        else None,
-        binding_first=any(citations_match(cited[0], g) for g in case.must_cite) if judged and case.binding else None,
+        lead=lead,
+        citation_precision=precision,
+        binding_first=any(citations_match(cited[0], g) for g in case.must_cite) if cited and case.binding else None,
         fragments=fragments(record.answer) if answered else [],
         words=len(" ".join(pieces).split()) if answered else None,
         must_not_state=[s for s in case.must_not_state if normalise(s) in normalise(record.answer)],
