@@ -2,14 +2,14 @@
 
 Retrieval ablations on our goldens, the peer benchmark, the full GDPR (recital -> article), the
 labelled insurance questions and plain-language questions on the official GDPR and EHDS texts;
-"does correction pay?" on our goldens and the peer's 60 questions; calibrated routing; injection,
-leakage and toxicity checks. Indexes live under POLICYRAG_DATA_DIR/eval/ and are reused
-(incrementally) by the next run. External sets in ../shared are skipped, with a note, when absent.
-Writes evals/results/eval.json, eval.md, calibration.json and plots/*.png; the fitted thresholds go
-to calibration.json and become the routing (config/thresholds.json) only with --apply-thresholds.
-`--only official` runs that section alone and merges it into the eval.json already in --out. With
-POLICYRAG_JUDGE_MODEL set, the answers are also scored by an LLM judge (ragas faithfulness and
-answer relevancy, evals/judge.py).
+"does correction pay?" on our goldens and the peer's 60 questions; plain-language answers judged on the
+answer itself (evals/answer_quality.py); calibrated routing; injection, leakage and toxicity checks.
+Indexes live under POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External
+sets in ../shared are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md,
+calibration.json and plots/*.png; the fitted thresholds go to calibration.json and become the routing
+(config/thresholds.json) only with --apply-thresholds. `--only official,plain` runs those sections alone
+and merges them into the eval.json already in --out. With POLICYRAG_JUDGE_MODEL set, the answers are
+also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import REPO_ROOT, Settings, get_settings
-from evals import datasets, official_eval, report
+from evals import answer_quality, datasets, official_eval, report
 from evals.answer_eval import graph_runner, run_variants
 from evals.calibration import apply_thresholds, calibrate
 from evals.retrieval_eval import run_ablations
@@ -213,8 +213,30 @@ def official_retrieval(base: Settings, results: dict[str, Any]) -> None:
     official.close()
 
 
+def plain_answers(shipped: Resources, limit: int | None) -> dict[str, Any]:
+    """The plain-language questions through the full graph and plain RAG, scored on the answers."""
+    started = time.perf_counter()
+    cases = datasets.plain_questions()[:limit]
+    print(f"plain-language answers ({len(cases)})", flush=True)
+    return {
+        "questions": {split: sum(1 for c in cases if c.split == split) for split in answer_quality.SPLITS},
+        "variants": answer_quality.run_variants(Services(shipped.settings, shipped), cases),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def plain_section(base: Settings, results: dict[str, Any]) -> None:
+    """The plain-language answers alone, over the shipped index."""
+    shipped = index("shipped", [REPO_ROOT / "corpus"], base)
+    results["plain_answers"] = plain_answers(shipped, None)
+    shipped.close()
+
+
 # Sections `--only` can run alone: each writes results[name], or a skipped note that starts with its name.
-SECTIONS: dict[str, Callable[[Settings, dict[str, Any]], None]] = {"official": official_retrieval}
+SECTIONS: dict[str, Callable[[Settings, dict[str, Any]], None]] = {
+    "official": official_retrieval,
+    "plain": plain_section,
+}
 
 
 def sections_argument(value: str) -> list[str]:
@@ -298,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     answer_cases = datasets.our_answers()[: (40 if args.quick else None)]
     print(f"answers: our goldens ({len(answer_cases)})", flush=True)
     results["answers"]["our goldens"] = run_variants(Services(shipped.settings, shipped), answer_cases, judge)
+    results["plain_answers"] = plain_answers(shipped, 40 if args.quick else None)
     if not args.quick:
         if datasets.peer_available():
             print("peer benchmark", flush=True)
