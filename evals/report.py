@@ -106,7 +106,7 @@ def markdown(results: dict[str, Any]) -> str:
         if judged:
             parts.append(f"LLM-as-judge (ragas, judge model `{judged[0]['model']}`; answered questions only):\n")
             parts.append(table(judged, JUDGE_COLUMNS, "variant") + "\n")
-    if plain := results.get("plain_answers"):
+    if plain := results.get("plain"):
         parts.append(plain_markdown(plain))
     if cal := results.get("calibration"):
         parts.append("## Calibrated routing\n")

@@ -228,7 +228,7 @@ def plain_answers(shipped: Resources, limit: int | None) -> dict[str, Any]:
 def plain_section(base: Settings, results: dict[str, Any]) -> None:
     """The plain-language answers alone, over the shipped index."""
     shipped = index("shipped", [REPO_ROOT / "corpus"], base)
-    results["plain_answers"] = plain_answers(shipped, None)
+    results["plain"] = plain_answers(shipped, None)
     shipped.close()
 
 
@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     answer_cases = datasets.our_answers()[: (40 if args.quick else None)]
     print(f"answers: our goldens ({len(answer_cases)})", flush=True)
     results["answers"]["our goldens"] = run_variants(Services(shipped.settings, shipped), answer_cases, judge)
-    results["plain_answers"] = plain_answers(shipped, 40 if args.quick else None)
+    results["plain"] = plain_answers(shipped, 40 if args.quick else None)
     if not args.quick:
         if datasets.peer_available():
             print("peer benchmark", flush=True)

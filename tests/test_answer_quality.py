@@ -19,7 +19,7 @@ from evals.answer_quality import (
     summary,
 )
 from evals.datasets import PlainCase, plain_questions
-from evals.runner import merged
+from evals.runner import merge
 from tests.conftest import run_graph
 
 
@@ -252,12 +252,12 @@ def test_the_section_renders_and_a_run_alone_keeps_the_other_sections(tmp_path):
         "variants": {"full graph": hand_scored(), "plain RAG": hand_scored()},
         "command": "policyrag eval --only plain",
     }
-    (tmp_path / "eval.json").write_text(
-        json.dumps({"command": "policyrag eval", "retrieval": {"x": 1}, "plain_answers": {}})
-    )
-    results = merged(tmp_path, {"command": "policyrag eval --only plain", "machine": "m", "plain_answers": section})
-    assert results["retrieval"] == {"x": 1} and results["command"] == "policyrag eval"
-    assert results["plain_answers"]["questions"] == {"dev": 5, "heldout": 2}
+    (tmp_path / "eval.json").write_text(json.dumps({"command": "policyrag eval", "retrieval": {"x": 1}, "plain": {}}))
+    previous = json.loads((tmp_path / "eval.json").read_text())
+    partial = {"command": "policyrag eval --only plain", "machine": "m", "plain": section, "skipped": []}
+    results = merge(previous, partial, ["plain"])
+    assert results["retrieval"] == {"x": 1} and results["command"].startswith("policyrag eval; then")
+    assert results["plain"]["questions"] == {"dev": 5, "heldout": 2}
     text = report.plain_markdown(section)
     for heading in (
         "### dev (5 questions)",
@@ -267,7 +267,7 @@ def test_the_section_renders_and_a_run_alone_keeps_the_other_sections(tmp_path):
     ):
         assert heading in text
     assert "| insurance: plain RAG | 1 |" in text and "Wei Chen" not in text  # no answer text, held-out or not
-    assert merged(tmp_path / "absent", {"plain_answers": section}) == {"plain_answers": section}
+    assert merge(None, partial, ["plain"]) == partial
 
 
 def test_two_real_graph_runs_scored_end_to_end(make_services):
