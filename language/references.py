@@ -123,7 +123,7 @@ def citation_tokens(citation: str) -> list[str]:
 # "Article 16(1) TFEU", "Article 8 of the Charter", "Article 17 of Directive 95/46/EC": provisions of other acts.
 _OTHER_ACT_RE = re.compile(
     r"\b(?:articles?|arts?\.?)\s*\d{1,3}(?:\s?\([^)]*\))*\s*(?:TFEU|TEU|of (?:the )?(?:Charter|Treaty|Convention)[^.;]*"
-    r"|of (?:Directive|Regulation|Decision|Council Directive|Council Regulation)\s+(?:\(E[CU]\)\s*)?(?:No\.?\s*)?[\d/]+)",
+    r"|of (?:Council )?(?:Directive|Regulation|Decision)\s+(?:\(E[CU]\)\s*)?(?:No\.?\s*)?[\d/]+)",
     re.I,
 )
 
