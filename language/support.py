@@ -31,7 +31,11 @@ REFERENCE_BONUS = 0.3
 
 
 def score_sentences(
-    question: str, passages: list[list[str]], embed: Embed | None, referenced: set[int] | None = None
+    question: str,
+    passages: list[list[str]],
+    embed: Embed | None,
+    referenced: set[int] | None = None,
+    skip_headings: bool = True,
 ) -> list[ScoredSentence]:
     """Each sentence's support for the question in [0, 1]: content-word coverage (legal terms the
     question's words map to included), similarity to the question, any number the question names,
@@ -40,7 +44,9 @@ def score_sentences(
     wanted = content_terms(question) | set(words(" ".join(expansion_terms(question))))
     numbers = named_numbers(question)
     referenced = referenced or set()
-    candidates = [(i, s) for i, sentences in enumerate(passages) for s in sentences if not is_heading(s)]
+    candidates = [
+        (i, s) for i, sentences in enumerate(passages) for s in sentences if not (skip_headings and is_heading(s))
+    ]
     if not candidates:
         return []
     similarity = np.zeros(len(candidates))

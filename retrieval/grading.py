@@ -22,6 +22,7 @@ from core.settings import Settings
 from core.types import Evidence
 from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
+from language.analysis import is_medical_advice
 from language.expansion import expansion_terms
 from language.question import content_terms, mentions, named_numbers, salient_names
 from language.references import instrument_named, question_tokens
@@ -54,13 +55,6 @@ OTHER_INSTRUMENT_PENALTY = 0.4  # the question names one instrument; the chunk b
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
 OUT_OF_SCOPE_CAP = 0.3
-# Personal medical advice: no governing document answers it, whatever a patient record says.
-MEDICAL_ADVICE_RE = re.compile(
-    r"\b(what dose|how much .{0,20}should i take|should (i|he|she|they|\w+-\d+) (take|stop|start)"
-    r"|is it safe to (take|stop)|best (treatment|medicine|antibiotic|drug)|which (antibiotic|medicine|drug) is best"
-    r"|can i (take|stop)|diagnose me)\b",
-    re.I,
-)
 
 
 @dataclass
@@ -142,7 +136,7 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
     """Grades for every chunk; a named reference that no chunk carries caps them all."""
     tokens = reference_tokens if reference_tokens is not None else question_tokens(question)
     grades = [grade_chunk(question, e, tokens) for e in evidence]
-    if MEDICAL_ADVICE_RE.search(question):
+    if is_medical_advice(question):  # no governing document answers it, whatever a patient record says
         for g in grades:
             g.confidence = min(g.confidence, OUT_OF_SCOPE_CAP)
             g.explanation += "; asks for personal medical advice, which no governing document gives"
