@@ -96,10 +96,15 @@ _LIST_OF_RE = re.compile(
     r"|categories|purposes|safeguards|rights|items|information|illnesses|diseases|tasks)\b|\bon\b(?=\?)",
     re.I,
 )
+# Words only insurance wordings use decide alone; words other texts use too ("claim", "cover") need a second cue.
 _INSURANCE_RE = re.compile(
-    r"\b(insur\w*|policy ?holders?|policy|policies|rider|premium|claims?|cashless|sum insured|co-?pay\w*"
-    r"|waiting period|pre-?existing|hospitali[sz]\w*|room rent|cover(ed|age)?|reimburse\w*|deductible|excess|no claim"
-    r"|cumulative bonus|ayush|maternity|cataract|day care|ambulance|knee|hip|surgery|operation)\b",
+    r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre-?existing"
+    r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield)\b",
+    re.I,
+)
+_INSURANCE_WEAK_RE = re.compile(
+    r"\b(claims?|cover(ed|age)?|policy|reimburse\w*|hospitali[sz]\w*|maternity|cataract|day care|ambulance"
+    r"|surgery|operation|treatment|hospital bill|pay(s|out)?)\b",
     re.I,
 )
 _RECORDS_RE = re.compile(r"\b(pat-\d{3,}|nhs number|which patients|patients? (on|with|taking|who))\b", re.I)
@@ -154,7 +159,7 @@ def is_medical_advice(question: str) -> bool:
     about records, data, access or consent is about rights, and one about a policy's cover is about the
     wording: neither is advice."""
     action = _ADVICE_ACTION_RE.search(question)
-    if action is None or _RIGHTS_OBJECT_RE.search(question) or _INSURANCE_RE.search(question):
+    if action is None or _RIGHTS_OBJECT_RE.search(question) or domain_of(question, False) == "insurance":
         return False
     return bool(_TAKING_RE.search(action.group(0)) or _TREATMENT_RE.search(question))
 
@@ -163,7 +168,7 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
     """Where a question belongs when it names no collection; None when nothing in it says."""
     if patient_named or _RECORDS_RE.search(question):
         return "records"
-    if _INSURANCE_RE.search(question):
+    if _INSURANCE_RE.search(question) or len(_INSURANCE_WEAK_RE.findall(question)) >= 2:
         return "insurance"
     return None
 

@@ -10,6 +10,7 @@ from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
 from retrieval.policy_search import is_policy_scope, narrowed_search
+from retrieval.scope import scope_for
 from retrieval.search import RetrievalOptions
 from retrieval.services import Services
 
@@ -24,13 +25,15 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     if not question:
         raise ValueError("the question is empty")
     pool = max(settings.candidate_pool, context.k(settings))
-    filters = context.search_filters()
-    options = RetrievalOptions(mode=context.retrieval_mode)
     retriever = services.resources.retriever
-    if is_policy_scope(filters, settings.policy_collections):
-        candidates, note = narrowed_search(retriever, question, filters, pool, options, settings.correct_threshold)
+    scope = scope_for(question, context.search_filters(), retriever.reader.store(), retriever.patients)
+    options = RetrievalOptions(mode=context.retrieval_mode)
+    if is_policy_scope(scope.filters, settings.policy_collections):
+        candidates, note = narrowed_search(
+            retriever, question, scope.filters, pool, options, settings.correct_threshold
+        )
     else:
-        candidates = retriever.retrieve(question, filters, pool, options)
+        candidates = retriever.retrieve(question, scope.filters, pool, options)
         note = f"mode {context.retrieval_mode}"
-    trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {note})"
+    trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {scope.note + '; ' if scope.note else ''}{note})"
     return {"query": question, "candidates": candidates, "trace": [trace]}

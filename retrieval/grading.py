@@ -151,6 +151,9 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
 
 # When a binding provision and an explanation of it support the same point, the provision is cited first:
 # in the order, a candidate counts as this much more confident than its grade for its authority.
+# Retrieval's own order (hybrid fusion) carries evidence the grade's features miss; it breaks near-ties.
+RANK_WEIGHT = 0.1
+RANK_SCALE = 10.0
 AUTHORITY_BONUS = {"binding": 0.15, "guidance": 0.05, "record": 0.05, "recital": 0.0, "commentary": 0.0, "web": 0.0}
 
 
@@ -158,15 +161,16 @@ def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade], authority_o
     """Evidence carrying its confidence and explanation, best first; a binding provision goes before a
     recital or commentary unless they support the question clearly better."""
     graded = [
-        e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation})
-        for e, g in zip(evidence, grades, strict=True)
+        (rank, e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation}))
+        for rank, (e, g) in enumerate(zip(evidence, grades, strict=True))
     ]
 
-    def order(e: Evidence) -> tuple[float, str]:
+    def order(ranked: tuple[int, Evidence]) -> tuple[float, str]:
+        rank, e = ranked
         bonus = AUTHORITY_BONUS[e.authority] if authority_order else 0.0
-        return -((e.confidence or 0.0) + bonus), e.chunk_id
+        return -((e.confidence or 0.0) + bonus + RANK_WEIGHT / (1 + rank / RANK_SCALE)), e.chunk_id
 
-    return sorted(graded, key=order)
+    return [e for _, e in sorted(graded, key=order)]
 
 
 def grade_evidence(question: str, evidence: list[Evidence], authority_order: bool = True) -> list[Evidence]:

@@ -15,10 +15,11 @@ import numpy as np
 
 from core.types import Evidence, Scores
 from db.index import IndexReader
-from db.store import Filters, Hit, SearchLists, SearchQuery
+from db.store import Filters, Fusion, Hit, SearchLists, SearchQuery
 from language.expansion import expansion_terms
 from language.references import question_tokens
 from retrieval.embedder import Embedder
+from retrieval.scope import PatientDirectory
 from retrieval.sparse import encode_query
 
 Mode = Literal["dense", "sparse", "hybrid", "rerank"]
@@ -35,6 +36,7 @@ class RetrievalOptions:
     reference_boost: bool = True
     expansion: bool = True
     follow_citations: bool = True
+    fusion: Fusion = "dbsf"
 
 
 def boost_tokens(question: str) -> list[str]:
@@ -52,9 +54,10 @@ class Retriever:
     def __init__(self, reader: IndexReader, embedder: Embedder):
         self.reader = reader
         self.embedder = embedder
+        self.patients = PatientDirectory()
 
     def search_lists(
-        self, query: str, filters: Filters | None, limit: int, expansion: bool = True
+        self, query: str, filters: Filters | None, limit: int, expansion: bool = True, fusion: Fusion = "dbsf"
     ) -> tuple[np.ndarray, SearchLists]:
         extra = " ".join(expansion_terms(query)) if expansion else ""
         dense = self.embedder.embed_query(f"{query} {extra}".strip())
@@ -64,6 +67,7 @@ class Retriever:
             filters=dict(filters or {}),
             limit=limit,
             reference_tokens=boost_tokens(query),
+            fusion=fusion,
         )
         return dense, self.reader.store().search(request)
 
@@ -76,7 +80,9 @@ class Retriever:
     ) -> list[Evidence]:
         """The k best chunks for a question, best first, with provenance and all scores; then (when
         following citations) the provisions the best non-binding ones point at, to be graded on their merits."""
-        query_vector, lists = self.search_lists(query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion)
+        query_vector, lists = self.search_lists(
+            query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion, options.fusion
+        )
         found = rank(query_vector, lists, k, options)
         if options.follow_citations:
             found += self.followed(query, query_vector, found, filters)
