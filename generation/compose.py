@@ -23,12 +23,15 @@ from dataclasses import dataclass
 
 from core.types import Evidence
 from generation.prompts import REFUSAL
+from generation.records import compose_records
 from language.analysis import QuestionAnalysis, analyse
 from language.passages import Statement, statements
 from language.support import Embed, score_sentences
 from language.words import words
 
-MIN_SUPPORT = 0.35  # below this no statement answers: the refusal
+MIN_SUPPORT = 0.35  # below this no statement answers: the refusal ...
+STRONG_BLOCK = 0.6  # ... unless its block was graded this relevant: then a statement needs only
+STRONG_BLOCK_SUPPORT = 0.15
 FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
 MAX_FOLLOWING = 2
 MAX_WORDS = 90  # the lead and what follows it, lists apart
@@ -164,12 +167,17 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
 
 def lead_option(candidates: list[Option], blocks: list[Evidence]) -> Option | None:
     """The statement that answers; a binding one when it answers nearly as well as an explanation."""
-    ranked = sorted(candidates, key=lambda o: (-o.score, o.block, o.statement.position))
-    if not ranked or ranked[0].support < MIN_SUPPORT:
+
+    def answers(option: Option) -> bool:
+        strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
+        return option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
+
+    ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
+    if not ranked:
         return None
     best = ranked[0]
     if blocks[best.block].authority != "binding":
-        binding = [o for o in ranked if blocks[o.block].authority == "binding" and o.support >= MIN_SUPPORT]
+        binding = [o for o in ranked if blocks[o.block].authority == "binding"]
         if binding and binding[0].score >= best.score - BINDING_MARGIN:
             return binding[0]
     return best
@@ -253,6 +261,8 @@ def yes_no_opener(question: str, text: str) -> str:
 def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     """The answer text with [Source N] after each statement, or the refusal sentence."""
     analysis = analyse(question)
+    if from_records := compose_records(question, analysis, blocks):
+        return " ".join(from_records)
     candidates = options(question, analysis, blocks, embed)
     lead = lead_option(candidates, blocks)
     if lead is None:

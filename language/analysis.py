@@ -39,6 +39,7 @@ class QuestionAnalysis:
     domain: Domain | None = None
     medical_advice: bool = False
     list_of: str | None = None  # what a list question lists: conditions, medications, exclusions ...
+    across_patients: bool = False  # "which patients have X": every patient's record is a candidate
 
 
 # Ordered: the first rule that matches the question sentence decides. Each is (answer type, pattern).
@@ -108,6 +109,9 @@ _INSURANCE_WEAK_RE = re.compile(
     re.I,
 )
 _RECORDS_RE = re.compile(r"\b(pat-\d{3,}|nhs number|which patients|patients? (on|with|taking|who))\b", re.I)
+_ACROSS_PATIENTS_RE = re.compile(
+    r"\b(which|what|any|how many) patients\b|\bwho (has|have|is|are|takes|take)\b|\bpatients? (on|with|taking)\b", re.I
+)
 _PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
 _VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)
 
@@ -194,4 +198,5 @@ def analyse(question: str) -> QuestionAnalysis:
         domain=domain_of(question, bool(patient_ids or nhs_numbers)),
         medical_advice=is_medical_advice(question),
         list_of=("medications" if list_of.group(0).lower() == "on" else list_of.group(0).lower()) if list_of else None,
+        across_patients=bool(_ACROSS_PATIENTS_RE.search(question)) and not (patient_ids or nhs_numbers),
     )

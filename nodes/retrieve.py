@@ -9,6 +9,8 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
+from language.analysis import analyse
+from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.policy_search import is_policy_scope, narrowed_search
 from retrieval.scope import scope_for
 from retrieval.search import RetrievalOptions
@@ -25,6 +27,8 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     if not question:
         raise ValueError("the question is empty")
     pool = max(settings.candidate_pool, context.k(settings))
+    if analyse(question).across_patients:
+        pool = max(pool, 2 * ACROSS_PATIENTS_K)
     retriever = services.resources.retriever
     scope = scope_for(question, context.search_filters(), retriever.reader.store(), retriever.patients)
     options = RetrievalOptions(mode=context.retrieval_mode)

@@ -52,6 +52,7 @@ FOREIGN_REGIME_RE = re.compile(
 FOREIGN_REGIME_CAP = 0.3
 UNKNOWN_REFERENCE_CAP = 0.3
 OTHER_INSTRUMENT_PENALTY = 0.4  # the question names one instrument; the chunk belongs to another
+ACROSS_PATIENTS_K = 30  # "which patients have X" keeps this many records as evidence
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
 OUT_OF_SCOPE_CAP = 0.3
