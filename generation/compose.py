@@ -36,6 +36,7 @@ FOLLOW_SUPPORT = 0.35  # a following statement must support the question at leas
 MAX_FOLLOWING = 2
 MAX_WORDS = 90  # the lead and what follows it, lists apart
 CUE_BONUS = 0.15
+LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
 BINDING_BONUS = 0.08
 BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation
@@ -156,12 +157,13 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score = (
             support.score - POSITION_PRIOR * min(statement.position, 10) + CONFIDENCE_WEIGHT * (block.confidence or 0)
         )
-        score += CUE_BONUS if _cue(question, analysis, statement) else 0.0
+        cue = _cue(question, analysis, statement)
+        score += (LIST_CUE_BONUS if analysis.answer_type == "list" else CUE_BONUS) if cue else 0.0
         score -= META_PENALTY if statement.label in META_LABELS else 0.0
         score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0
-        out.append(Option(index, statement, support.score, score, _cue(question, analysis, statement)))
+        out.append(Option(index, statement, support.score, score, cue))
     return out
 
 
