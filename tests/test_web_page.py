@@ -354,6 +354,8 @@ def test_citation_preview_and_the_clause_drawer(browser_page):
     answer = page.inner_text("#answer")
     assert quoted and all(q.strip().removeprefix("1. ")[:-1] in answer for q in quoted)
     assert page.inner_text("#clause-provenance").count("EUR-Lex") == 1
+    assert page.is_visible("#legend-quoted")  # the legend names only the kinds of mark shown
+    assert page.is_visible("#legend-related") == (page.locator("#clause-text mark.related").count() > 0)
     if watched.size == "desktop":  # beside the answer, not over it
         assert not overlaps(box(page, "#clause"), box(page, ".answer-col"))
 
@@ -387,7 +389,7 @@ def test_the_quoted_sentence_stands_apart_from_the_merely_related(browser_page):
     assert not any(text.strip().rstrip(".") in answer for text in related.all_inner_texts())
     styles = "e => [getComputedStyle(e).backgroundColor, getComputedStyle(e).fontWeight]"
     assert quoted.first.evaluate(styles) != related.first.evaluate(styles)
-    assert page.is_visible("#clause-legend")
+    assert page.is_visible("#legend-quoted") and page.is_visible("#legend-related")
 
 
 def test_refusals_say_why_and_keep_weak_evidence_folded(browser_page):

@@ -388,6 +388,7 @@ function openClause(evidence, quoted, opener) {
   $("clause-title").textContent = evidence.citation;
   $("clause-kind").textContent = `${authorityLabel(evidence)} · ${evidence.document || ""}`;
   $("clause-text").replaceChildren(...markedText(evidence.text, ranges));
+  for (const kind of ["quoted", "related"]) $(`legend-${kind}`).hidden = !ranges.some((r) => r.kind === kind);
   $("clause-legend").hidden = !ranges.length;
   $("clause-provenance").replaceChildren(...provenanceRows(evidence));
   $("clause").hidden = false;
