@@ -65,8 +65,8 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
         r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments)\b|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
-        r"|\bwhat (has|have|must|do|does|should|were|was|are|is) .{0,60}"
-        r"\b(contain|include|tell|say|go into|cover)\b",
+        r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
+        r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover)\b",
     ),
     (
         "amount",
@@ -108,10 +108,16 @@ _INSURANCE_WEAK_RE = re.compile(
     r"|surgery|operation|treatment|hospital bill|pay(s|out)?)\b",
     re.I,
 )
-_RECORDS_RE = re.compile(r"\b(pat-\d{3,}|nhs number|which patients|patients? (on|with|taking|who))\b", re.I)
-_ACROSS_PATIENTS_RE = re.compile(
-    r"\b(which|what|any|how many) patients\b|\bwho (has|have|is|are|takes|take)\b|\bpatients? (on|with|taking)\b", re.I
+_RECORDS_RE = re.compile(r"\b(pat-\d{3,}|nhs number)\b", re.I)
+_ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpatients? (on|with|taking|who)\b", re.I)
+# "which patients get a follow-up?" in a question about an algorithm, a law or a duty is not about the records
+_GOVERNANCE_RE = re.compile(
+    r"\b(gdpr|ehds|caldicott|laws?|legal|lawful|regulation|article|controller|processor|consent|algorithms?"
+    r"|automated|automatically|decisions?|obliged|allowed|rights?|trust|organisation|data protection|privacy)\b",
+    re.I,
 )
+# "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not
+_WHO_HAS_RE = re.compile(r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b)", re.I)
 _PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
 _VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)
 
@@ -170,11 +176,19 @@ def is_medical_advice(question: str) -> bool:
 
 def domain_of(question: str, patient_named: bool) -> Domain | None:
     """Where a question belongs when it names no collection; None when nothing in it says."""
-    if patient_named or _RECORDS_RE.search(question):
+    if patient_named or _RECORDS_RE.search(question) or across_patients(question):
         return "records"
     if _INSURANCE_RE.search(question) or len(_INSURANCE_WEAK_RE.findall(question)) >= 2:
         return "insurance"
     return None
+
+
+def across_patients(question: str) -> bool:
+    """Asked of every patient's record ("which patients take warfarin?"), not of a person's rights over one
+    or of a duty towards patients ("can patients insist a human decides which patients get a follow-up?")."""
+    if _GOVERNANCE_RE.search(question) or _RIGHTS_OBJECT_RE.search(question):
+        return False
+    return bool(_ACROSS_PATIENTS_RE.search(question) or _WHO_HAS_RE.search(question))
 
 
 def analyse(question: str) -> QuestionAnalysis:
@@ -198,5 +212,5 @@ def analyse(question: str) -> QuestionAnalysis:
         domain=domain_of(question, bool(patient_ids or nhs_numbers)),
         medical_advice=is_medical_advice(question),
         list_of=("medications" if list_of.group(0).lower() == "on" else list_of.group(0).lower()) if list_of else None,
-        across_patients=bool(_ACROSS_PATIENTS_RE.search(question)) and not (patient_ids or nhs_numbers),
+        across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
     )

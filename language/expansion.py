@@ -93,6 +93,22 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(paid out|pay out|payout|get paid|be paid)\b", "settle claim settlement"),
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
     (r"\bstop (them |the \w+ )?using\b", "restriction of processing"),
+    (
+        r"\b(decides? automatically|automatically decides?|computer decides?|decided by a computer)\b"
+        r"|\bhuman (look|looks|review|reviews|check|checks)\b",
+        "automated individual decision-making human intervention",
+    ),
+    (
+        r"\b(no (office|establishment|presence) in (europe|the eu)|not (based|established) in (europe|the eu)"
+        r"|outside (europe|the eu))\b",
+        "territorial scope not established in the Union offering of goods or services monitoring of behaviour",
+    ),
+    (r"\b(my family'?s?|for myself|personal use|household)\b", "purely personal or household activity"),
+    (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),
+    (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),
+    (r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b", "free of charge reasonable fee"),
+    (r"\badd (\w+ ){0,3}to (my|their|his|her) (own )?(electronic )?(health )?records?\b", "insert information"),
+    (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
     # record questions: a drug class to its members (general pharmacology, the BNF's classes), never to
     # the medicines a particular record happens to hold
     (

@@ -73,3 +73,20 @@ def test_scope_named_in_the_question():
     assert analyse("Is cataract surgery covered on the group rider?").variant == "group"
     assert analyse("Is cataract surgery covered on the group rider?").domain == "insurance"
     assert analyse("How long do I have to report a data breach?").domain is None
+
+
+@pytest.mark.parametrize(
+    ("question", "across"),
+    [
+        ("Who has atrial fibrillation?", True),
+        ("Which patients take warfarin?", True),
+        ("Who is on metformin?", True),
+        ("Any patients with asthma?", True),
+        ("Who has been looking at my health record?", False),
+        ("Who has access to my records?", False),
+        ("What conditions does pat-0045 have?", False),
+        ("Is Lucy Roberts on apixaban?", False),
+    ],
+)
+def test_questions_asked_across_every_patients_record(question, across):
+    assert analyse(question).across_patients is across
