@@ -48,6 +48,8 @@ PROCEDURAL_SECTIONS = frozenset(
 )
 
 
+ABSENT_FROM_WORDING = "absent from the wording: "  # how a refusal of a benefit no clause names begins
+
 # ... and, with the general terms (disclosure, moratorium), clauses that never say whether a benefit exists
 NOT_ABOUT_COVER = PROCEDURAL_SECTIONS | {"conditions"}
 
@@ -63,7 +65,10 @@ def cover_clauses(analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[l
     if kept:
         return kept, ""
     if not clauses:
-        return [], "absent from the wordings searched: only other sources (a web page) were relevant enough"
+        return (
+            [],
+            f"{ABSENT_FROM_WORDING}only other sources (a web page) were relevant, and they cannot say what it covers",
+        )
     return [], absent_from_wording(clauses, "are about running the policy")
 
 
@@ -74,7 +79,7 @@ def absent_from_wording(clauses: list[Evidence], found: str) -> str:
         f"{b.citation} ({str(b.metadata.get('section_key') or 'general terms').replace('_', ' ')})" for b in clauses[:3]
     )
     return (
-        f"absent from the wording: no clause of {' or '.join(wordings)} on what it covers, excludes or limits "
+        f"{ABSENT_FROM_WORDING}no clause of {' or '.join(wordings)} on what it covers, excludes or limits "
         f"answers this; the closest clauses found {found}: {closest}"
     )
 

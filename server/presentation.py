@@ -4,6 +4,7 @@ no answer. Pure functions of the record; nothing here changes how a question is 
 from __future__ import annotations
 
 from core.schemas import AnswerRecord
+from generation.blocks import ABSENT_FROM_WORDING
 from language.analysis import is_medical_advice
 from language.references import citation_tokens, parse_references
 from server.schemas import RefusalReason
@@ -41,7 +42,8 @@ def missing_provisions(record: AnswerRecord) -> list[str]:
 
 def refusal_reason(record: AnswerRecord, collection: str | None) -> RefusalReason | None:
     """Why the record has no answer (None when it has one): medical advice, a provision that is not in the
-    sources, an answer that could not be written, or sources that do not say it."""
+    sources, a benefit the policy wording does not have, an answer that could not be written, or sources
+    that do not say it."""
     if record.status == "answered":
         return None
     if is_medical_advice(record.question):
@@ -50,6 +52,10 @@ def refusal_reason(record: AnswerRecord, collection: str | None) -> RefusalReaso
         detail = record.status_detail or "the answer could not be written"
         text = f"The answer could not be written ({detail}). The clauses found are listed below."
         return RefusalReason(kind="not_written", text=text)
+    if record.status_detail.startswith(ABSENT_FROM_WORDING):
+        reason = record.status_detail.removeprefix(ABSENT_FROM_WORDING)
+        text = f"The policy wording does not mention this benefit: {reason}."
+        return RefusalReason(kind="absent_from_wording", text=text)
     if missing := missing_provisions(record):
         text = f"None of the documents has {' or '.join(missing)}. Check the number: it may not exist."
         return RefusalReason(kind="no_such_provision", text=text)

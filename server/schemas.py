@@ -148,5 +148,5 @@ class CollectionsReply(BaseModel):
 class RefusalReason(BaseModel):
     """Why a question got no answer, in plain words (the web page shows it under the refusal)."""
 
-    kind: Literal["medical_advice", "no_such_provision", "not_written", "not_in_sources"]
+    kind: Literal["medical_advice", "no_such_provision", "absent_from_wording", "not_written", "not_in_sources"]
     text: str

@@ -55,6 +55,13 @@ def test_the_stream_says_why_each_refusal_happened(api):
         "Try naming the law, guidance or policy, or asking in other words.",
     }
 
+    absent = final_event(
+        client, "Do I get money back on the group rider if I stay healthy all year?", collection="insurance"
+    )
+    assert absent["status"] == "refused" and absent["refusal_reason"]["kind"] == "absent_from_wording"
+    assert absent["refusal_reason"]["text"].startswith("The policy wording does not mention this benefit: no clause of")
+    assert "CareShield Rider (Group) cl." in absent["refusal_reason"]["text"]
+
 
 def evidence(citation: str) -> Evidence:
     return Evidence(chunk_id=citation, text="t", citation=citation, document="d")
