@@ -138,6 +138,7 @@ class WebSearch:
     ):
         self.providers = providers
         self.timeout_s = timeout_s
+        self.cache_ttl_s = cache_ttl_s
         self.cooldown_s = cooldown_s
         self.clock = clock
         # bounded: the least recently used query goes first, and every entry expires after the TTL
