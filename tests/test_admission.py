@@ -1,0 +1,61 @@
+"""The request-admission layer in process: bodies bounded while they stream in, headers on every reply.
+
+The app is called as ASGI directly with a `receive` that hands out a chunked body piece by piece
+and counts what was pulled: the test client would read a whole body before the app sees any of it.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+LIMIT = 65536
+PIECE = 4096
+ENDLESS = 50 * 1024 * 1024  # what the client would send if nobody stopped it
+
+
+def http_scope(method: str, path: str, headers: list[tuple[bytes, bytes]] | None = None) -> dict:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.4"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), *(headers or [])],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+        "state": {},
+    }
+
+
+def send_chunked(app, path: str, headers: list[tuple[bytes, bytes]] | None = None) -> tuple[int, int, bytes]:
+    """(status, bytes pulled from the client, reply body) for an endless chunked POST without Content-Length."""
+    pulled = 0
+    replies: list[dict] = []
+
+    async def receive() -> dict:
+        nonlocal pulled
+        if pulled >= ENDLESS:
+            return {"type": "http.disconnect"}
+        pulled += PIECE
+        return {"type": "http.request", "body": b"x" * PIECE, "more_body": pulled < ENDLESS}
+
+    async def send(message: dict) -> None:
+        replies.append(message)
+
+    scope = http_scope("POST", path, [(b"content-type", b"application/json"), *(headers or [])])
+    anyio.run(app, scope, receive, send)
+    body = b"".join(m.get("body", b"") for m in replies if m["type"] == "http.response.body")
+    return replies[0]["status"], pulled, body
+
+
+@pytest.mark.parametrize("path", ["/query", "/query/stream", "/graph/invoke", "/graph/batch", "/auth/generate"])
+def test_a_chunked_body_is_refused_as_soon_as_the_limit_is_passed_before_any_key_check(api, path):
+    client = api(anonymous=False, max_body_bytes=LIMIT)
+    status, pulled, body = send_chunked(client.app, path)
+    assert status == 413 and b"over 65536 bytes" in body  # not 401: the key is never looked at
+    assert pulled <= LIMIT + PIECE  # reading stopped at the limit; the other 50 MB were never pulled
