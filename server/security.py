@@ -38,8 +38,8 @@ def limits_for(key: ApiKey | None, settings: Settings) -> Limits:
 
 
 def identify(request: Request, keys: KeyStore, settings: Settings, anonymous_read: bool) -> Caller:
-    """The caller from X-API-Key; anonymous read only when enabled."""
-    presented = request.headers.get(API_KEY_HEADER)
+    """The caller from X-API-Key (surrounding whitespace is not part of a key); anonymous read only when enabled."""
+    presented = (request.headers.get(API_KEY_HEADER) or "").strip()
     if not presented:
         if anonymous_read:
             return Caller("anonymous", ("read",), limits_for(None, settings))

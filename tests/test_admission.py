@@ -59,3 +59,12 @@ def test_a_chunked_body_is_refused_as_soon_as_the_limit_is_passed_before_any_key
     status, pulled, body = send_chunked(client.app, path)
     assert status == 413 and b"over 65536 bytes" in body  # not 401: the key is never looked at
     assert pulled <= LIMIT + PIECE  # reading stopped at the limit; the other 50 MB were never pulled
+
+
+@pytest.mark.parametrize("padding", [(" ", ""), ("", " "), ("\t", "  "), (" \t", "\t ")])
+def test_an_api_key_with_surrounding_whitespace_is_accepted(api, padding):
+    client = api(anonymous=False)
+    plain, _ = client.app.state.policyrag.keys.create("padded", ["read"])
+    before, after = padding
+    assert client.get("/rate-limit-status", headers={"X-API-Key": f"{before}{plain}{after}"}).status_code == 200
+    assert client.get("/rate-limit-status", headers={"X-API-Key": f"{plain[:-1]} {plain[-1]}"}).status_code == 401
