@@ -30,11 +30,3 @@ def admitted(who: Caller = Depends(reader), state: ServiceState = Depends(servic
     if not decision.allowed:
         raise HTTPException(429, f"rate limit: {decision.reason}", headers={"Retry-After": str(decision.retry_after_s)})
     return who
-
-
-def known_collection(collection: str | None, state: ServiceState) -> None:
-    """404 for a collection the index does not hold."""
-    if collection is not None:
-        known = state.collections()
-        if collection not in known:
-            raise HTTPException(404, f"unknown collection '{collection}'; known: {', '.join(sorted(known))}")

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from db.store import StoreError
 from db.telemetry import RequestRecord
 from graph.run import WordingNotFound
+from server.querying import UnknownCollection
 
 log = logging.getLogger("policyrag.server")
 
@@ -43,6 +44,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(WordingNotFound)
     async def wording_not_found(request: Request, error: WordingNotFound) -> JSONResponse:
         return JSONResponse({"detail": f"{error} (GET /policies lists the wordings)"}, status_code=404)
+
+    @app.exception_handler(UnknownCollection)
+    async def unknown_collection(request: Request, error: UnknownCollection) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=404)
 
     @app.exception_handler(StoreError)
     async def index_unavailable(request: Request, error: StoreError) -> JSONResponse:

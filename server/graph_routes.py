@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from langserve import add_routes
+from pydantic import ValidationError
 
 from core.schemas import AnswerRecord
 from server.deps import admitted
@@ -31,12 +34,43 @@ def graph_runnable(state: ServiceState) -> Runnable[dict[str, Any], AnswerRecord
     return runnable.with_types(input_type=QueryRequest, output_type=AnswerRecord)  # type: ignore[arg-type]
 
 
+async def graph_inputs(request: Request) -> list[QueryRequest]:
+    """The questions of a /graph/invoke, /batch or /stream body, validated as /query validates its body.
+
+    A body LangServe itself would refuse (not JSON, no `input`) is left to it."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return []
+    if not isinstance(body, dict):
+        return []
+    raw = body.get("inputs") if request.url.path.endswith("/batch") else [body.get("input")]
+    if not isinstance(raw, list):
+        return []
+    inputs, problems = [], []
+    for number, item in enumerate(raw):
+        try:
+            inputs.append(QueryRequest.model_validate(item))
+        except ValidationError as error:
+            where = ["inputs", number] if request.url.path.endswith("/batch") else ["input"]
+            problems += [
+                {**e, "loc": [*where, *e["loc"]]} for e in error.errors(include_url=False, include_context=False)
+            ]
+    if problems:
+        raise RequestValidationError(problems)
+    return inputs
+
+
 def mount_graph(app: FastAPI, state: ServiceState) -> None:
     def with_caller(config: dict[str, Any], request: Request) -> dict[str, Any]:
         """The caller admitted for this request travels with the run (pricing and telemetry need it)."""
         return {**config, "configurable": {**config.get("configurable", {}), "caller": request.state.caller}}
 
-    def remember_caller(request: Request, who: Caller = Depends(admitted)) -> None:
+    async def admit(request: Request, who: Caller = Depends(admitted)) -> None:
+        """The same door as /query: the inputs validated and their collections checked before any run."""
+        if request.method == "POST":
+            for item in await graph_inputs(request):
+                await anyio.to_thread.run_sync(state.queries.check_scope, item.collection, item.filters)
         request.state.caller = who
 
     add_routes(
@@ -45,7 +79,7 @@ def mount_graph(app: FastAPI, state: ServiceState) -> None:
         path=PATH,
         input_type=QueryRequest,
         output_type=AnswerRecord,
-        dependencies=[Depends(remember_caller)],
+        dependencies=[Depends(admit)],
         per_req_config_modifier=with_caller,
         enabled_endpoints=["invoke", "batch", "stream", "input_schema", "output_schema", "playground"],
     )

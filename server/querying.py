@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from core.schemas import AnswerRecord, RunContext, SearchScope
+from core.schemas import AnswerRecord, Filters, RunContext, SearchScope
 from db.telemetry import RequestRecord, Telemetry
 from graph.run import Graph, answer
 from retrieval.services import Services
@@ -17,6 +17,17 @@ from server.cache import SemanticCache, scope_key
 from server.ratelimit import RateLimiter, route_cost
 from server.schemas import QueryRequest
 from server.security import Caller
+
+
+class UnknownCollection(LookupError):
+    """A request names a collection the published index does not hold (404)."""
+
+
+def named_collections(collection: str | None, filters: Filters) -> list[str]:
+    """Every collection a request names: its `collection` and its `collection` filter (a value or a list)."""
+    value = filters.get("collection")
+    named = value if isinstance(value, list) else [] if value is None else [str(value)]
+    return ([collection] if collection is not None else []) + named
 
 
 def run_context(scope: SearchScope) -> RunContext:
@@ -31,6 +42,18 @@ class QueryService:
     cache: SemanticCache
     limiter: RateLimiter
     telemetry: Telemetry
+
+    def collections(self) -> dict[str, int]:
+        """Chunks per collection in the published index."""
+        return self.services.resources.reader.store().counts_by("collection")
+
+    def check_scope(self, collection: str | None, filters: Filters) -> None:
+        """Raise UnknownCollection for a collection (named either way) the index does not hold."""
+        named = named_collections(collection, filters)
+        known = self.collections() if named else {}
+        for name in named:
+            if name not in known:
+                raise UnknownCollection(f"unknown collection '{name}'; known: {', '.join(sorted(known))}")
 
     def _scope(self, request: QueryRequest) -> str:
         return scope_key(request.collection, request.filters, f"k={request.top_k};web={request.allow_web}")
@@ -70,6 +93,7 @@ class QueryService:
         return record, vector
 
     def answer(self, caller: Caller, request: QueryRequest, endpoint: str = "/query") -> AnswerRecord:
+        self.check_scope(request.collection, request.filters)
         started = time.perf_counter()
         record, vector = self._cached(request, started)
         if record is None:
@@ -79,7 +103,13 @@ class QueryService:
         return record
 
     def stream(self, caller: Caller, request: QueryRequest) -> Iterator[tuple[str, Any]]:
-        """(event, data) pairs: a 'progress' step per node as it finishes, 'token's, then the 'final' record."""
+        """(event, data) pairs: a 'progress' step per node as it finishes, 'token's, then the 'final' record.
+
+        The scope is checked here, before the first event (an unknown collection is a 404, not an event)."""
+        self.check_scope(request.collection, request.filters)
+        return self._stream(caller, request)
+
+    def _stream(self, caller: Caller, request: QueryRequest) -> Iterator[tuple[str, Any]]:
         started = time.perf_counter()
         record, vector = self._cached(request, started)
         if record is not None:

@@ -10,17 +10,28 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.schemas import COLLECTION_MAX_CHARS, QUESTION_MAX_CHARS, Filters, Question, QuestionText, SearchScope
+from core.schemas import (
+    COLLECTION_MAX_CHARS,
+    FILTER_MAX_KEYS,
+    QUESTION_MAX_CHARS,
+    Filters,
+    Question,
+    QuestionText,
+    SearchScope,
+)
+
+# Every request body: unknown fields refused, no silent coercion ("5" is not a number, "no" not a boolean).
+REQUEST = ConfigDict(extra="forbid", strict=True)
 
 
 class QueryRequest(Question, SearchScope):
     """POST /query: the question and where to look; unknown fields are refused."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class KeyRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     name: str = Field(min_length=1, max_length=100)
     scopes: list[Literal["read", "admin"]] = Field(default_factory=lambda: ["read"], min_length=1)  # type: ignore[arg-type]
@@ -38,7 +49,7 @@ class KeyResponse(BaseModel):
 
 
 class RevokeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     key_id: str = Field(min_length=1, max_length=64)
 
@@ -46,7 +57,7 @@ class RevokeRequest(BaseModel):
 class SearchPolicyRequest(BaseModel):
     """ClaimShield-style policy search: a question about one insurer's wordings."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     query: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     category: str = Field("health", max_length=64)
@@ -59,7 +70,7 @@ class SearchPolicyRequest(BaseModel):
 class ComparePoliciesRequest(BaseModel):
     """Two wordings to compare: two document ids, or two products (and/or variants) of one provider."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     query: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     category: str | None = Field(None, max_length=64)
@@ -94,6 +105,8 @@ class ComparePoliciesRequest(BaseModel):
 
 
 class LabelledQuestion(BaseModel):
+    model_config = ConfigDict(strict=True)
+
     question: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     gold_citations: list[str] = Field(
         default_factory=list, description="Any chunk citation starting with one of these counts."
@@ -102,12 +115,12 @@ class LabelledQuestion(BaseModel):
 
 
 class EvaluateRetrievalRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     questions: list[LabelledQuestion] = Field(min_length=1, max_length=200)
     k: int | None = Field(None, ge=1, le=50, description="Cut-off rank; unset uses POLICYRAG_TOP_K.")
     collection: str | None = Field(None, max_length=COLLECTION_MAX_CHARS)
-    filters: Filters = Field(default_factory=dict)
+    filters: Filters = Field(default_factory=dict, max_length=FILTER_MAX_KEYS)
 
 
 class ErrorReply(BaseModel):

@@ -68,3 +68,88 @@ def test_an_api_key_with_surrounding_whitespace_is_accepted(api, padding):
     before, after = padding
     assert client.get("/rate-limit-status", headers={"X-API-Key": f"{before}{plain}{after}"}).status_code == 200
     assert client.get("/rate-limit-status", headers={"X-API-Key": f"{plain[:-1]} {plain[-1]}"}).status_code == 401
+
+
+QUESTION = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
+ANSWER_ROUTES = ["/query", "/query/stream", "/graph/invoke", "/graph/batch", "/graph/stream"]
+
+
+def post_question(client, path: str, fields: dict, headers: dict | None = None):
+    """One question (the /query body) to any answering route, wrapped as LangServe wants it."""
+    question = {"question": QUESTION, **fields}
+    body = (
+        {"inputs": [question]}
+        if path == "/graph/batch"
+        else {"input": question}
+        if path.startswith("/graph/")
+        else question
+    )
+    return client.post(path, json=body, headers=headers or {})
+
+
+@pytest.mark.parametrize("path", ANSWER_ROUTES)
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"top_k": "5"}, "top_k"),
+        ({"top_k": True}, "top_k"),
+        ({"top_k": 5.0}, "top_k"),
+        ({"allow_web": "no"}, "allow_web"),
+        ({"allow_web": 0}, "allow_web"),
+        ({"collection": 7}, "collection"),
+        ({"filters": {"collection": "x" * 60_000}}, "filters"),
+        ({"filters": {"jurisdiction": ["EU"] * 500}}, "filters"),
+        ({"question": "x" * 19_990}, "at most 2000 characters"),
+    ],
+)
+def test_every_answering_route_refuses_what_query_refuses_with_422(api, path, fields, problem):
+    client = api()
+    reply = post_question(client, path, fields)
+    assert reply.status_code == 422, reply.text[:300]
+    assert problem in reply.text and "Traceback" not in reply.text
+    assert client.app.state.policyrag.telemetry.analytics()["answered_or_refused"] == 0
+
+
+@pytest.mark.parametrize("path", ANSWER_ROUTES)
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"collection": "../../etc"},
+        {"filters": {"collection": "../../etc"}},
+        {"filters": {"collection": ["health_governance", "nope"]}},
+        {"collection": "health_governance", "filters": {"collection": "secondary_nope"}},
+    ],
+)
+def test_every_answering_route_checks_the_collection_and_the_collection_filter(api, path, fields):
+    client = api()
+    reply = post_question(client, path, fields)
+    assert reply.status_code == 404 and "unknown collection" in reply.json()["detail"], reply.text[:300]
+    assert client.app.state.policyrag.telemetry.analytics()["answered_or_refused"] == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"collection": "x" * 60_000}, 422),
+        ({"filters": {"collection": "x" * 60_000}}, 422),
+        ({"filters": {"collection": "../../etc"}}, 404),
+        ({"collection": "../../etc"}, 404),
+        ({"k": "5"}, 422),
+    ],
+)
+def test_evaluate_retrieval_applies_the_same_validation(api, body, status):
+    client = api()
+    reply = client.post("/evaluate-retrieval", json={"questions": [{"question": "breach notification"}], **body})
+    assert reply.status_code == status, reply.text[:300]
+
+
+def test_search_policy_refuses_a_top_k_given_as_text(api):
+    reply = api().post("/search-policy", json={"query": "Is cataract covered?", "top_k": "5"})
+    assert reply.status_code == 422 and "top_k" in reply.text
+
+
+def test_a_known_collection_filter_still_answers(api):
+    client = api()
+    for path in ANSWER_ROUTES:
+        reply = post_question(client, path, {"filters": {"collection": "health_governance"}, "allow_web": False})
+        assert reply.status_code == 200, (path, reply.text[:300])

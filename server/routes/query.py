@@ -11,7 +11,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from core.schemas import AnswerRecord
 from db.store import StoreError
-from server.deps import admitted, known_collection, service
+from server.deps import admitted, service
 from server.schemas import QueryRequest, error_responses
 from server.security import Caller
 from server.state import ServiceState
@@ -23,7 +23,6 @@ ERRORS = error_responses(401, 403, 404, 400, 413, 422, 429, 503)
 @router.post("/query", response_model=AnswerRecord, responses=ERRORS)
 def query(body: QueryRequest, who: Caller = Depends(admitted), state: ServiceState = Depends(service)) -> AnswerRecord:
     """Answer with citations, route, confidence, trust grade, evidence with provenance and per-node latency."""
-    known_collection(body.collection, state)
     return state.queries.answer(who, body)
 
 
@@ -42,10 +41,9 @@ async def query_stream(
     body: QueryRequest, who: Caller = Depends(admitted), state: ServiceState = Depends(service)
 ) -> EventSourceResponse:
     """Server-sent events: `progress` per node as it finishes, `token`s of the answer, then the `final` record."""
-    await anyio.to_thread.run_sync(known_collection, body.collection, state)
+    iterator = await anyio.to_thread.run_sync(state.queries.stream, who, body)  # 404 here, before any event
 
     async def events():
-        iterator = state.queries.stream(who, body)
         sentinel = object()
         while True:
             try:

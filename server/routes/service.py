@@ -30,7 +30,7 @@ def health(state: ServiceState = Depends(service)) -> dict[str, Any]:
     resources = state.services.resources
     index: dict[str, Any]
     try:
-        counts = state.collections()  # opens the published generation, so its name is known below
+        counts = state.queries.collections()  # opens the published generation, so its name is known below
         index = {
             "present": True,
             "generation": resources.reader.generation,
