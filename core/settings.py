@@ -109,6 +109,9 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (none by default).")
     max_body_bytes: int = Field(65536, ge=1024, description="Largest request body the service accepts.")
     max_question_chars: int = Field(2000, ge=10, description="Longest question accepted.")
+    graph_batch_max_inputs: int = Field(
+        16, ge=1, le=1000, description="Most questions one LangServe /graph/batch call may carry."
+    )
     cache_threshold: float = Field(
         0.95, ge=0.5, le=1.0, description="Cosine at which a question reuses a cached answer."
     )

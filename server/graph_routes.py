@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from langserve import add_routes
 from pydantic import ValidationError
 
 from core.schemas import AnswerRecord
-from server.deps import admitted
+from server.deps import admit, reader
 from server.schemas import QueryRequest
 from server.security import Caller
 from server.state import ServiceState
@@ -34,10 +34,11 @@ def graph_runnable(state: ServiceState) -> Runnable[dict[str, Any], AnswerRecord
     return runnable.with_types(input_type=QueryRequest, output_type=AnswerRecord)  # type: ignore[arg-type]
 
 
-async def graph_inputs(request: Request) -> list[QueryRequest]:
+async def graph_inputs(request: Request, max_inputs: int) -> list[QueryRequest]:
     """The questions of a /graph/invoke, /batch or /stream body, validated as /query validates its body.
 
-    A body LangServe itself would refuse (not JSON, no `input`) is left to it."""
+    A batch over `max_inputs` questions is refused whole. A body LangServe itself would refuse (not
+    JSON, no `input`) is left to it."""
     try:
         body = await request.json()
     except ValueError:
@@ -47,6 +48,8 @@ async def graph_inputs(request: Request) -> list[QueryRequest]:
     raw = body.get("inputs") if request.url.path.endswith("/batch") else [body.get("input")]
     if not isinstance(raw, list):
         return []
+    if len(raw) > max_inputs:
+        raise HTTPException(422, f"a batch takes at most {max_inputs} inputs; this one has {len(raw)}")
     inputs, problems = [], []
     for number, item in enumerate(raw):
         try:
@@ -66,11 +69,13 @@ def mount_graph(app: FastAPI, state: ServiceState) -> None:
         """The caller admitted for this request travels with the run (pricing and telemetry need it)."""
         return {**config, "configurable": {**config.get("configurable", {}), "caller": request.state.caller}}
 
-    async def admit(request: Request, who: Caller = Depends(admitted)) -> None:
-        """The same door as /query: the inputs validated and their collections checked before any run."""
+    async def admit_graph_call(request: Request, who: Caller = Depends(reader)) -> None:
+        """The same door as /query: inputs validated, collections checked, then one credit per question."""
         if request.method == "POST":
-            for item in await graph_inputs(request):
+            inputs = await graph_inputs(request, state.settings.graph_batch_max_inputs)
+            for item in inputs:
                 await anyio.to_thread.run_sync(state.queries.check_scope, item.collection, item.filters)
+            admit(who, state, max(1, len(inputs)))
         request.state.caller = who
 
     add_routes(
@@ -79,7 +84,7 @@ def mount_graph(app: FastAPI, state: ServiceState) -> None:
         path=PATH,
         input_type=QueryRequest,
         output_type=AnswerRecord,
-        dependencies=[Depends(admit)],
+        dependencies=[Depends(admit_graph_call)],
         per_req_config_modifier=with_caller,
         enabled_endpoints=["invoke", "batch", "stream", "input_schema", "output_schema", "playground"],
     )
