@@ -13,8 +13,8 @@ from pydantic import ValidationError
 
 from db.store import StoreError
 from db.telemetry import RequestRecord
-from graph.run import WordingNotFound
-from server.querying import UnknownCollection
+from graph.run import Cancelled, WordingNotFound
+from server.querying import CLIENT_GONE_STATUS, UnknownCollection
 
 log = logging.getLogger("policyrag.server")
 
@@ -44,6 +44,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(WordingNotFound)
     async def wording_not_found(request: Request, error: WordingNotFound) -> JSONResponse:
         return JSONResponse({"detail": f"{error} (GET /policies lists the wordings)"}, status_code=404)
+
+    @app.exception_handler(Cancelled)
+    async def client_went_away(request: Request, error: Cancelled) -> JSONResponse:
+        """Nobody reads this reply: the run stopped because its client disconnected."""
+        return JSONResponse({"detail": "the client went away"}, status_code=CLIENT_GONE_STATUS)
 
     @app.exception_handler(UnknownCollection)
     async def unknown_collection(request: Request, error: UnknownCollection) -> JSONResponse:

@@ -7,6 +7,7 @@ telemetry exactly like /query, and run on the app's own services.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import anyio
@@ -17,6 +18,7 @@ from langserve import add_routes
 from pydantic import ValidationError
 
 from core.schemas import AnswerRecord
+from server.admission import client_gone
 from server.deps import admit, reader
 from server.schemas import QueryRequest
 from server.security import Caller
@@ -28,7 +30,8 @@ PATH = "/graph"
 def graph_runnable(state: ServiceState) -> Runnable[dict[str, Any], AnswerRecord]:
     def answer(request: dict[str, Any], config: RunnableConfig) -> AnswerRecord:
         caller: Caller = config["configurable"]["caller"]
-        return state.queries.answer(caller, QueryRequest.model_validate(request), endpoint=PATH)
+        gone: threading.Event = config["configurable"]["client_gone"]
+        return state.queries.answer(caller, QueryRequest.model_validate(request), endpoint=PATH, gone=gone)
 
     runnable = RunnableLambda(answer, name="policyrag")
     return runnable.with_types(input_type=QueryRequest, output_type=AnswerRecord)  # type: ignore[arg-type]
@@ -66,8 +69,10 @@ async def graph_inputs(request: Request, max_inputs: int) -> list[QueryRequest]:
 
 def mount_graph(app: FastAPI, state: ServiceState) -> None:
     def with_caller(config: dict[str, Any], request: Request) -> dict[str, Any]:
-        """The caller admitted for this request travels with the run (pricing and telemetry need it)."""
-        return {**config, "configurable": {**config.get("configurable", {}), "caller": request.state.caller}}
+        """The caller admitted for this request (pricing and telemetry need it) and its disconnect signal
+        travel with the run; they override anything a client sends as `configurable`."""
+        ours = {"caller": request.state.caller, "client_gone": client_gone(request)}
+        return {**config, "configurable": {**config.get("configurable", {}), **ours}}
 
     async def admit_graph_call(request: Request, who: Caller = Depends(reader)) -> None:
         """The same door as /query: inputs validated, collections checked, then one credit per question."""

@@ -9,14 +9,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from core.schemas import AnswerRecord, Filters, RunContext, SearchScope
+from core.schemas import AnswerRecord, Filters, RunContext, SearchScope, Step
 from db.telemetry import RequestRecord, Telemetry
-from graph.run import Graph, answer
+from graph.run import Cancelled, EventSink, Graph, answer
 from retrieval.services import Services
 from server.cache import SemanticCache, scope_key
 from server.ratelimit import RateLimiter, route_cost
 from server.schemas import QueryRequest
 from server.security import Caller
+
+CLIENT_GONE_STATUS = 499  # telemetry's status for a request whose client disconnected (nginx's convention)
 
 
 class UnknownCollection(LookupError):
@@ -92,24 +94,63 @@ class QueryService:
         )
         return record, vector
 
-    def answer(self, caller: Caller, request: QueryRequest, endpoint: str = "/query") -> AnswerRecord:
+    def abandoned(self, caller: Caller, endpoint: str, request: QueryRequest, steps: list[Step]) -> None:
+        """A run stopped because its client went away: recorded with the nodes that ran, never charged or cached."""
+        self.telemetry.record(
+            RequestRecord(
+                endpoint=endpoint,
+                http_status=CLIENT_GONE_STATUS,
+                key_id=caller.key_id,
+                question=request.question,
+                collection=request.collection,
+                node_latency={step.node: step.ms for step in steps},
+            )
+        )
+
+    def _run(
+        self, caller: Caller, endpoint: str, request: QueryRequest, gone: threading.Event, forward: EventSink | None
+    ) -> AnswerRecord:
+        """One graph run that stops at its next node once `gone` is set (Cancelled, recorded as abandoned)."""
+        steps: list[Step] = []
+
+        def on_event(kind: str, data: Any) -> None:
+            if kind == "step":
+                steps.append(data)
+            if gone.is_set():
+                raise Cancelled(f"{endpoint}: the client went away")
+            if forward is not None:
+                forward(kind, data)
+
+        try:
+            return answer(self.graph, request.question, run_context(request), on_event)
+        except Cancelled:
+            self.abandoned(caller, endpoint, request, steps)
+            raise
+
+    def answer(
+        self, caller: Caller, request: QueryRequest, endpoint: str = "/query", gone: threading.Event | None = None
+    ) -> AnswerRecord:
+        """The answer (cached or run); a run stops at its next node once `gone` is set (Cancelled)."""
         self.check_scope(request.collection, request.filters)
         started = time.perf_counter()
         record, vector = self._cached(request, started)
         if record is None:
-            record = answer(self.graph, request.question, run_context(request))
+            record = self._run(caller, endpoint, request, gone or threading.Event(), None)
             self.cache.store(request.question, self._scope(request), vector, record)
         self.finish(caller, endpoint, request, record)
         return record
 
-    def stream(self, caller: Caller, request: QueryRequest) -> Iterator[tuple[str, Any]]:
+    def stream(
+        self, caller: Caller, request: QueryRequest, gone: threading.Event | None = None
+    ) -> Iterator[tuple[str, Any]]:
         """(event, data) pairs: a 'progress' step per node as it finishes, 'token's, then the 'final' record.
 
-        The scope is checked here, before the first event (an unknown collection is a 404, not an event)."""
+        The scope is checked here, before the first event (an unknown collection is a 404, not an event).
+        Once `gone` is set the run stops at its next node and the stream ends."""
         self.check_scope(request.collection, request.filters)
-        return self._stream(caller, request)
+        return self._stream(caller, request, gone or threading.Event())
 
-    def _stream(self, caller: Caller, request: QueryRequest) -> Iterator[tuple[str, Any]]:
+    def _stream(self, caller: Caller, request: QueryRequest, gone: threading.Event) -> Iterator[tuple[str, Any]]:
         started = time.perf_counter()
         record, vector = self._cached(request, started)
         if record is not None:
@@ -121,20 +162,22 @@ class QueryService:
             return
         events: queue.Queue[tuple[str, Any]] = queue.Queue()
 
+        def forward(kind: str, data: Any) -> None:
+            events.put((kind, data))
+
         def run() -> None:
             try:
-                events.put(
-                    (
-                        "final",
-                        answer(self.graph, request.question, run_context(request), lambda *event: events.put(event)),
-                    )
-                )
+                events.put(("final", self._run(caller, "/query/stream", request, gone, forward)))
+            except Cancelled:
+                events.put(("cancelled", None))  # ends the reader's wait: nobody reads what comes next
             except Exception as error:  # reported to the client as an error event, never as a stack trace
                 events.put(("error", error))
 
         threading.Thread(target=run, daemon=True, name="query-stream").start()
         while True:
             kind, data = events.get()
+            if kind == "cancelled":
+                return
             if kind == "error":
                 raise data
             if kind == "step":
