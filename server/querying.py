@@ -13,7 +13,7 @@ from core.schemas import AnswerRecord, Filters, RunContext, SearchScope, Step
 from db.telemetry import RequestRecord, Telemetry
 from graph.run import Cancelled, EventSink, Graph, answer
 from retrieval.services import Services
-from server.cache import SemanticCache, scope_key
+from server.cache import CacheScope, SemanticCache, scope_key
 from server.ratelimit import RateLimiter, route_cost
 from server.schemas import QueryRequest
 from server.security import Caller
@@ -57,8 +57,19 @@ class QueryService:
             if name not in known:
                 raise UnknownCollection(f"unknown collection '{name}'; known: {', '.join(sorted(known))}")
 
-    def _scope(self, request: QueryRequest) -> str:
-        return scope_key(request.collection, request.filters, f"k={request.top_k};web={request.allow_web}")
+    def _scope(self, caller: Caller, request: QueryRequest) -> CacheScope | None:
+        """The caller's tenant, the generation published now and the run's options; None while nothing is published
+        (an answer is never served from a generation other than the published one)."""
+        generation = self.services.resources.backend.current()
+        if generation is None:
+            return None
+        options = scope_key(request.collection, request.filters, f"k={request.top_k};web={request.allow_web}")
+        return CacheScope(caller.tenant, generation, options)
+
+    def _keep(self, request: QueryRequest, scope: CacheScope | None, vector: Any, record: AnswerRecord) -> None:
+        """Cache a fresh record under the generation it was read from (not if another was published meanwhile)."""
+        if scope is not None and self.services.resources.backend.current() == scope.generation:
+            self.cache.store(request.question, scope, vector, record)
 
     def finish(self, caller: Caller, endpoint: str, request: QueryRequest, record: AnswerRecord) -> None:
         """Charge the route's cost and write telemetry (telemetry failure never fails the request)."""
@@ -84,8 +95,12 @@ class QueryService:
             )
         )
 
-    def _cached(self, request: QueryRequest, started: float) -> tuple[AnswerRecord | None, Any]:
-        cached, vector = self.cache.lookup(request.question, self._scope(request))
+    def _cached(
+        self, request: QueryRequest, scope: CacheScope | None, started: float
+    ) -> tuple[AnswerRecord | None, Any]:
+        if scope is None:
+            return None, None
+        cached, vector = self.cache.lookup(request.question, scope)
         if cached is None:
             return None, vector
         ms = round((time.perf_counter() - started) * 1000, 3)
@@ -133,10 +148,11 @@ class QueryService:
         """The answer (cached or run); a run stops at its next node once `gone` is set (Cancelled)."""
         self.check_scope(request.collection, request.filters)
         started = time.perf_counter()
-        record, vector = self._cached(request, started)
+        scope = self._scope(caller, request)
+        record, vector = self._cached(request, scope, started)
         if record is None:
             record = self._run(caller, endpoint, request, gone or threading.Event(), None)
-            self.cache.store(request.question, self._scope(request), vector, record)
+            self._keep(request, scope, vector, record)
         self.finish(caller, endpoint, request, record)
         return record
 
@@ -152,7 +168,8 @@ class QueryService:
 
     def _stream(self, caller: Caller, request: QueryRequest, gone: threading.Event) -> Iterator[tuple[str, Any]]:
         started = time.perf_counter()
-        record, vector = self._cached(request, started)
+        scope = self._scope(caller, request)
+        record, vector = self._cached(request, scope, started)
         if record is not None:
             self.finish(caller, "/query/stream", request, record)
             yield "progress", {"node": "cache", "cache_hit": True}
@@ -185,7 +202,7 @@ class QueryService:
             elif kind == "token":
                 yield "token", {"text": data}
             else:
-                self.cache.store(request.question, self._scope(request), vector, data)
+                self._keep(request, scope, vector, data)
                 self.finish(caller, "/query/stream", request, data)
                 yield "final", data
                 return

@@ -19,6 +19,7 @@ from core.schemas import (
     QuestionText,
     SearchScope,
 )
+from db.keys import DEFAULT_TENANT, TENANT_PATTERN
 
 # Every request body: unknown fields refused, no silent coercion ("5" is not a number, "no" not a boolean).
 REQUEST = ConfigDict(extra="forbid", strict=True)
@@ -38,6 +39,9 @@ class KeyRequest(BaseModel):
     expires_in_days: float | None = Field(None, gt=0, le=3650)
     rate_per_minute: int | None = Field(None, ge=1, le=100000)
     budget: float | None = Field(None, gt=0, le=1e7, description="Token-bucket capacity in credits.")
+    tenant: str = Field(
+        DEFAULT_TENANT, pattern=TENANT_PATTERN, description="Whose semantic cache the key's answers share."
+    )
 
 
 class KeyResponse(BaseModel):
@@ -46,6 +50,7 @@ class KeyResponse(BaseModel):
     name: str
     scopes: list[str]
     expires_at: str | None
+    tenant: str
 
 
 class RevokeRequest(BaseModel):

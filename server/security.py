@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fastapi import HTTPException, Request
 
 from core.settings import Settings
-from db.keys import ApiKey, KeyStore
+from db.keys import DEFAULT_TENANT, ApiKey, KeyStore
 from server.ratelimit import Limits
 
 API_KEY_HEADER = "X-API-Key"
@@ -18,6 +18,7 @@ class Caller:
     key_id: str
     scopes: tuple[str, ...]
     limits: Limits
+    tenant: str = DEFAULT_TENANT  # whose cache the caller's answers go to and come from
 
     def allows(self, scope: str) -> bool:
         return scope in self.scopes or "admin" in self.scopes
@@ -47,7 +48,7 @@ def identify(request: Request, keys: KeyStore, settings: Settings, anonymous_rea
     key = keys.verify(presented)
     if key is None:
         raise HTTPException(401, "invalid, expired or revoked API key")
-    return Caller(key.key_id, key.scopes, limits_for(key, settings))
+    return Caller(key.key_id, key.scopes, limits_for(key, settings), key.tenant)
 
 
 def require(caller: Caller, scope: str) -> Caller:
