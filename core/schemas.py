@@ -99,6 +99,9 @@ class RunContext(SearchScope):
     retrieval_mode: RetrievalMode = Field(
         "hybrid", description="Candidate order: dense, sparse, hybrid (RRF) or rerank."
     )
+    tenant: str = Field(
+        "default", description="Whose web-search cache the run uses (the service sets it from the caller's key)."
+    )
 
     def k(self, settings: Settings) -> int:
         return self.top_k or settings.top_k

@@ -32,9 +32,9 @@ def named_collections(collection: str | None, filters: Filters) -> list[str]:
     return ([collection] if collection is not None else []) + named
 
 
-def run_context(scope: SearchScope) -> RunContext:
-    """The run context of an HTTP request: its scope, the rest from the settings."""
-    return RunContext(**scope.model_dump(include=set(SearchScope.model_fields)))
+def run_context(scope: SearchScope, tenant: str) -> RunContext:
+    """The run context of an HTTP request: its scope and the caller's tenant, the rest from the settings."""
+    return RunContext(**scope.model_dump(include=set(SearchScope.model_fields)), tenant=tenant)
 
 
 @dataclass
@@ -137,7 +137,7 @@ class QueryService:
                 forward(kind, data)
 
         try:
-            return answer(self.graph, request.question, run_context(request), on_event)
+            return answer(self.graph, request.question, run_context(request, caller.tenant), on_event)
         except Cancelled:
             self.abandoned(caller, endpoint, request, steps)
             raise

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from db.keys import KeyStore
 from tests.conftest import REPO_ROOT, make_settings
@@ -148,3 +149,34 @@ def test_keys_create_takes_a_tenant_and_list_shows_it(tmp_path, models_dir):
     assert "acme-reader" in listed and "tenant acme" in listed and "tenant default" in listed
     bad = policyrag("keys", "create", "--name", "x", "--tenant", "two words")
     assert bad.returncode == 2 and "tenant" in bad.stderr
+
+
+def test_the_web_search_cache_tells_no_tenant_what_another_asked(api, standin):
+    standin.set_script(
+        search=[
+            {
+                "results": [
+                    {
+                        "title": "Capitals",
+                        "url": "https://example.org/capitals",
+                        "content": "Paris is the capital of France.",
+                        "score": 0.9,
+                    }
+                ]
+            }
+        ]
+    )
+    client = api(
+        anonymous=False,
+        web_providers=["tavily"],
+        tavily_api_key=SecretStr("tvly-standin-0123456789"),
+        tavily_base_url=standin.url,
+    )
+    keys = client.app.state.policyrag.keys
+    acme, _ = keys.create("acme", ["read"], tenant="acme")
+    globex, _ = keys.create("globex", ["read"], tenant="globex")
+    question = {"question": "What is the capital of France?"}
+    for key in (acme, globex):
+        record = client.post("/query", json=question, headers={"X-API-Key": key}).json()
+        assert [(a["provider"], a["status"]) for a in record["web_attempts"]] == [("tavily", "ok")]
+    assert len(standin.requests("search")) == 2
