@@ -129,6 +129,9 @@ class Settings(BaseSettings):
 
     crash_at: str = Field("", description="Testing only: the named ingest step at which the process kills itself.")
 
+    max_file_bytes: int = Field(
+        32 * 1024 * 1024, ge=1024, description="Largest file ingest reads; a larger one is skipped, named."
+    )
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
 
