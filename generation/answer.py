@@ -9,7 +9,7 @@ from typing import Protocol
 
 from core.types import Citation, Evidence
 from generation.chat import GenerationUnavailable
-from generation.guard import Sanitiser, check_citations, is_injection
+from generation.guard import Sanitiser, before_injection, check_citations
 from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL
 from language.sentences import split_sentences
 
@@ -36,10 +36,11 @@ def is_refusal(text: str) -> bool:
 
 
 def without_injections(block: Evidence) -> Evidence:
-    """Evidence with its instruction-like sentences removed (they are data, never instructions)."""
+    """Evidence with its instructions to the model removed (they are data, never instructions); a sentence
+    keeps the clean clause before its instruction, so an injected tail cannot take the clause's fact with it."""
     sentences = block.highlights or split_sentences(block.text)
-    kept = [s for s in sentences if not is_injection(s)]
-    if len(kept) == len(sentences):
+    kept = [clean for s in sentences if (clean := before_injection(s))]
+    if kept == sentences:
         return block
     return block.model_copy(update={"highlights": kept or ["(text withheld: it contained instructions)"]})
 

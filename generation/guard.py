@@ -57,6 +57,26 @@ def is_injection(sentence: str) -> bool:
     return bool(INJECTION_RE.search(sentence))
 
 
+# Where a clause ends inside a sentence: a full stop or semicolon (also before a lower-case word, which the
+# sentence splitter does not cut at), an opening bracket, a dash, or "and" / "but" / "so" joining a new clause.
+# A comma or colon alone is not enough: what comes before one is often a dependent clause or a label.
+_CLAUSE_BREAK_RE = re.compile(r"[.;(]|\s[-–—]\s|,?\s+(?:and|but|so)\s", re.I)
+MIN_CLEAN_WORDS = 4
+
+
+def before_injection(sentence: str) -> str:
+    """The sentence up to the clause that carries an instruction aimed at the model ('' when no whole clause
+    comes before it), so that dropping an injected tail never drops the clean fact it was attached to."""
+    match = INJECTION_RE.search(sentence)
+    if match is None:
+        return sentence
+    breaks = list(_CLAUSE_BREAK_RE.finditer(sentence, 0, match.start()))
+    head = sentence[: breaks[-1].start()].rstrip(" ,;:") if breaks else ""
+    if len(head.split()) < MIN_CLEAN_WORDS:
+        return ""
+    return head if head.endswith(("!", "?", ".")) else f"{head}."
+
+
 def _shingles(text: str, size: int) -> set[tuple[str, ...]]:
     tokens = _WORD_RE.findall(text.lower())
     return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
