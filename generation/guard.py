@@ -14,17 +14,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from core.redaction import REDACTED, SECRET_PATTERNS
 from generation.prompts import BOUNDARY_TAGS, REFUSAL, SYSTEM_PROMPT
 
 _TAG_RE = re.compile(r"<\s*/?\s*(" + "|".join(BOUNDARY_TAGS) + r"|system|instructions?|im_start|im_end)\b[^>]*>", re.I)
-_SECRET_PATTERNS = [
-    re.compile(r"\bgsk_[A-Za-z0-9]{16,}"),
-    re.compile(r"\btvly-[A-Za-z0-9_-]{8,}"),
-    re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
-    re.compile(r"\bprag_[A-Za-z0-9_-]{16,}"),
-    re.compile(r"\b(?:api[_-]?key|secret|password|token)\s*[:=]\s*\S{8,}", re.I),
-    re.compile(r"\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET)\s*=\s*\S+"),
-]
 INJECTION_RE = re.compile(
     r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules|prompt|guidelines)\b"
     r"|\byou are now\b|\bfrom now on,? you\b|\bact as (if you|an? (ai|assistant|chatbot|unfiltered|different|new))\b"
@@ -121,11 +114,11 @@ class Sanitiser:
     def _redact(self, text: str, removed: list[str]) -> str:
         for secret in self.secrets:
             if secret in text:
-                text = text.replace(secret, "[redacted]")
+                text = text.replace(secret, REDACTED)
                 removed.append("configured secret")
-        for pattern in _SECRET_PATTERNS:
+        for pattern in SECRET_PATTERNS:
             if pattern.search(text):
-                text = pattern.sub("[redacted]", text)
+                text = pattern.sub(REDACTED, text)
                 removed.append("key pattern")
         if _TAG_RE.search(text):
             text = _TAG_RE.sub("", text)

@@ -338,3 +338,23 @@ def test_langserve_answers_on_the_apps_own_path_priced_and_recorded(api):
     assert state.telemetry.analytics()["answered_or_refused"] == 1  # recorded like a /query answer
     unknown = client.post("/graph/invoke", json={"input": {"question": "What is a DPIA?", "colection": "x"}})
     assert unknown.status_code == 422  # the same validation as /query: unknown fields are refused
+
+
+def test_telemetry_stores_no_key_and_no_control_character_from_a_question(api):
+    client = api()
+    admin = make_key(client, ["admin"])
+    secrets = [admin, "gsk_" + "A1b2C3d4" * 4, "tvly-" + "z9Y8x7W6" * 3, "sk-" + "proj_0123456789abcdefXYZ"]
+    hidden = secrets[0][:12] + "\x00" + secrets[0][12:]  # a NUL inside a key must not keep it from being seen
+    question = (
+        f"How long to notify a breach?\x00 my keys: {' '.join(secrets)} {hidden} \x1b[31mred\x1b[0m bell\x07 done"
+    )
+    assert client.post("/query", json={"question": question}).status_code == 200
+    path = client.app.state.policyrag.settings.telemetry_path
+    with sqlite3.connect(path) as db:
+        (stored,) = db.execute("SELECT question FROM requests WHERE question IS NOT NULL").fetchone()
+    assert stored.startswith("How long to notify a breach?") and "red" in stored and stored.endswith("done")
+    assert not any(ord(c) < 32 or 127 <= ord(c) < 160 for c in stored), repr(stored)
+    raw = b"".join(p.read_bytes() for p in (path, path.with_name(path.name + "-wal")) if p.exists())
+    for secret in secrets:
+        assert secret.encode() not in raw and secret.split("_")[-1].encode() not in raw
+    assert b"\x1b[" not in raw and b"breach?\x00" not in raw
