@@ -132,3 +132,18 @@ def test_locked_key_store_gives_503_and_changes_nothing(own_index):
         blocker.close()
     assert [k.name for k in api.app.state.policyrag.keys.list()] == ["admin"]
     assert api.post("/auth/generate", json={"name": "late"}, headers={"X-API-Key": admin}).status_code == 200
+
+
+def test_liveness_stays_200_while_readiness_follows_the_index(own_index):
+    settings, client = own_index
+    api = client()
+    assert api.get("/health/live").status_code == 200 and api.get("/health/ready").status_code == 200
+    moved = settings.index_dir.with_name("index-moved")
+    settings.index_dir.rename(moved)  # the index folder moved away
+    assert api.get("/health/live").status_code == 200  # the process runs: do not restart it
+    ready = api.get("/health/ready")
+    assert ready.status_code == 503 and "index" in ready.json()["detail"]
+    health = api.get("/health").json()
+    assert health["status"] == "degraded" and not health["index"]["present"]  # the detail is still there
+    moved.rename(settings.index_dir)
+    assert api.get("/health/ready").status_code == 200

@@ -358,3 +358,13 @@ def test_telemetry_stores_no_key_and_no_control_character_from_a_question(api):
     for secret in secrets:
         assert secret.encode() not in raw and secret.split("_")[-1].encode() not in raw
     assert b"\x1b[" not in raw and b"breach?\x00" not in raw
+
+
+def test_liveness_and_readiness_are_documented(api):
+    client = api(anonymous=False)  # no key needed: orchestrators probe without one
+    assert client.get("/health/live").json() == {"status": "alive"}
+    ready = client.get("/health/ready")
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "200" in paths["/health/live"]["get"]["responses"]
+    assert {"200", "503"} <= set(paths["/health/ready"]["get"]["responses"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, HTTPException
 from fastapi.responses import FileResponse
 
 from db.store import StoreError
@@ -21,6 +21,22 @@ router = APIRouter()
 @router.get("/", include_in_schema=False)
 def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+@router.get("/health/live", tags=["service"])
+def live() -> dict[str, str]:
+    """Liveness: 200 while the process runs (restart it only when this fails)."""
+    return {"status": "alive"}
+
+
+@router.get("/health/ready", tags=["service"], responses=error_responses(503))
+def ready(state: ServiceState = Depends(service)) -> dict[str, Any]:
+    """Readiness: 200 when the published index can answer, 503 (with the reason) while it cannot."""
+    try:
+        counts = state.queries.collections()
+    except StoreError as error:
+        raise HTTPException(503, f"the index cannot answer: {error}") from None
+    return {"status": "ready", "generation": state.services.resources.reader.generation, "collections": len(counts)}
 
 
 @router.get("/health", tags=["service"])
