@@ -184,7 +184,7 @@ def serve(args: argparse.Namespace, resources: Resources) -> int:
 
 def keys(args: argparse.Namespace, resources: Resources) -> int:
     """Create, list and revoke API keys; a new key is printed once, to this terminal only."""
-    from db.keys import KeyStore
+    from db.keys import KeyStore, shown
 
     store = KeyStore(resources.settings.keys_path)
     try:
@@ -204,7 +204,7 @@ def keys(args: argparse.Namespace, resources: Resources) -> int:
         elif args.action == "list":
             for key in store.list():
                 state = "revoked" if key.revoked_at else f"expires {key.expires_at}" if key.expires_at else "active"
-                print(f"{key.key_id}  {key.name}  {','.join(key.scopes)}  tenant {key.tenant}  {state}")
+                print(f"{key.key_id}  {shown(key.name)}  {','.join(key.scopes)}  tenant {key.tenant}  {state}")
         elif args.action == "revoke":
             if not args.key_id or not store.revoke(args.key_id):
                 console.print(f"[red]error:[/red] no active key with id {args.key_id!r}")

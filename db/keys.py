@@ -14,6 +14,7 @@ import re
 import secrets
 import sqlite3
 import threading
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -55,6 +56,25 @@ class ApiKey:
         return scope in self.scopes or "admin" in self.scopes
 
 
+def key_name(name: str) -> str:
+    """A key's name as given, refused if it holds a control character (a newline would forge a line of
+    `policyrag keys list`, an escape sequence would rewrite the terminal showing it)."""
+    bad = sorted({f"U+{ord(c):04X}" for c in name if _is_control(c)})
+    if bad:
+        raise ValueError(f"a key name may not contain control characters (found {', '.join(bad)})")
+    return name
+
+
+def shown(name: str) -> str:
+    """A stored name as one line of text: any control character (from a store older than key_name) escaped."""
+    return "".join(f"\\u{ord(c):04x}" if _is_control(c) else c for c in name)
+
+
+def _is_control(character: str) -> bool:
+    """Control, format (bidirectional overrides, zero-width) and unassigned characters."""
+    return unicodedata.category(character).startswith("C")
+
+
 def _hash(salt: bytes, secret: str) -> bytes:
     return hashlib.sha256(salt + secret.encode("utf-8")).digest()
 
@@ -89,6 +109,7 @@ class KeyStore:
         unknown = set(scopes) - set(SCOPES)
         if not scopes or unknown:
             raise ValueError(f"scopes must be among {SCOPES}, got {scopes}")
+        key_name(name)
         if not re.match(TENANT_PATTERN, tenant):
             raise ValueError(f"invalid tenant {tenant!r}: 1 to 64 letters, digits, '_', '.' or '-'")
         key_id = secrets.token_hex(6)

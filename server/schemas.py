@@ -6,9 +6,9 @@ contracts (core/schemas.py); the service uses them as they are.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from core.schemas import (
     COLLECTION_MAX_CHARS,
@@ -19,7 +19,7 @@ from core.schemas import (
     QuestionText,
     SearchScope,
 )
-from db.keys import DEFAULT_TENANT, TENANT_PATTERN
+from db.keys import DEFAULT_TENANT, TENANT_PATTERN, key_name
 
 # Every request body: unknown fields refused, no silent coercion ("5" is not a number, "no" not a boolean).
 REQUEST = ConfigDict(extra="forbid", strict=True)
@@ -34,7 +34,7 @@ class QueryRequest(Question, SearchScope):
 class KeyRequest(BaseModel):
     model_config = REQUEST
 
-    name: str = Field(min_length=1, max_length=100)
+    name: Annotated[str, AfterValidator(key_name)] = Field(min_length=1, max_length=100)
     scopes: list[Literal["read", "admin"]] = Field(default_factory=lambda: ["read"], min_length=1)  # type: ignore[arg-type]
     expires_in_days: float | None = Field(None, gt=0, le=3650)
     rate_per_minute: int | None = Field(None, ge=1, le=100000)

@@ -368,3 +368,12 @@ def test_liveness_and_readiness_are_documented(api):
     paths = client.get("/openapi.json").json()["paths"]
     assert "200" in paths["/health/live"]["get"]["responses"]
     assert {"200", "503"} <= set(paths["/health/ready"]["get"]["responses"])
+
+
+@pytest.mark.parametrize("name", ["line\nbreak", "nul\x00", "esc\x1b[2J", "tab\tname", "del\x7f"])
+def test_auth_generate_refuses_a_name_with_control_characters(api, name):
+    client = api(anonymous=False)
+    admin = make_key(client, ["admin"])
+    reply = client.post("/auth/generate", json={"name": name}, headers={"X-API-Key": admin})
+    assert reply.status_code == 422 and "control character" in reply.text
+    assert len(keys_of(client).list()) == 1  # only the admin key
