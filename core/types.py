@@ -83,6 +83,11 @@ class Scores(BaseModel):
     reference_match: bool = False
 
 
+def _public_url(url: str | None) -> str:
+    """Where a source is published; a file:// URL (a path on the server, from an older index) is not shown."""
+    return "" if not url or url.lower().startswith("file:") else url
+
+
 def _bounded(text: str) -> str:
     """At most CHUNK_MAX_CHARS: an index built before the ceiling, or a web page, cannot flood an answer."""
     return text[:CHUNK_MAX_CHARS]
@@ -136,7 +141,7 @@ class Evidence(BaseModel):
         return cls(
             **fields,
             document=payload.get("title", ""),
-            url=payload.get("source_url") or "",
+            url=_public_url(payload.get("source_url")),
             effective_from=str(payload.get("effective_from", "")),
             scores=scores,
             metadata=extra,

@@ -65,7 +65,10 @@ def test_corrupted_index_gives_503_with_the_reason(own_index):
     api = client()
     reply = api.post("/query", json={"question": QUESTION})
     assert reply.status_code == 503 and "cannot open the index" in reply.json()["detail"]
-    assert api.get("/health").json()["status"] == "degraded"
+    health, ready = api.get("/health"), api.get("/health/ready")
+    assert health.json()["status"] == "degraded" and ready.status_code == 503
+    for text in (reply.text, health.text, ready.text):  # the reason, but no server path
+        assert str(settings.data_dir) not in text and str(settings.data_dir.resolve()) not in text, text
 
 
 def test_telemetry_out_of_space_keeps_answering_and_loses_no_row(own_index):

@@ -11,6 +11,7 @@ from pydantic import SecretStr
 
 from db.keys import KeyStore
 from server.schemas import ErrorReply
+from tests.conftest import make_settings
 
 QUESTION = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
 READ_ROUTES = [("POST", "/query"), ("POST", "/query/stream"), ("GET", "/rate-limit-status"), ("POST", "/graph/invoke")]
@@ -377,3 +378,50 @@ def test_auth_generate_refuses_a_name_with_control_characters(api, name):
     reply = client.post("/auth/generate", json={"name": name}, headers={"X-API-Key": admin})
     assert reply.status_code == 422 and "control character" in reply.text
     assert len(keys_of(client).list()) == 1  # only the admin key
+
+
+def test_no_server_path_reaches_a_reply_for_a_file_ingested_without_a_sidecar(tmp_path, models_dir, embedder):
+    from ingest.pipeline import ingest
+    from retrieval.resources import Resources
+    from retrieval.services import Services
+    from server.app import create_app
+
+    folder = tmp_path / "private" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "retention_note.txt").write_text(
+        "Retention note\n\nPatient records held by the clinic are kept for eight years after the last visit.\n",
+        encoding="utf-8",
+    )
+    settings = make_settings(tmp_path / "data", models_dir, web_providers=[])
+    resources = Resources(settings, embedder=embedder)
+    report = ingest(
+        [folder],
+        settings=settings,
+        embedder=embedder,
+        catalog=resources.catalog,
+        backend=resources.backend,
+        collection="notes",
+    )
+    assert not report.failed
+    with TestClient(create_app(settings, Services(settings, resources))) as client:
+        reply = client.post(
+            "/query",
+            json={
+                "question": "How long are patient records kept by the clinic?",
+                "collection": "notes",
+                "allow_web": False,
+            },
+        )
+    resources.close()
+    record = reply.json()
+    assert reply.status_code == 200 and record["status"] == "answered" and "eight years" in record["answer"]
+    assert "file:" not in reply.text and str(tmp_path) not in reply.text
+    assert record["evidence"][0]["url"] == "" and record["citations"][0]["url"] == ""
+    assert record["evidence"][0]["doc_id"] == "retention_note"  # the path relative to the ingested folder
+
+
+def test_evidence_from_an_older_index_never_shows_a_file_url():
+    from core.types import Evidence, Scores
+
+    payload = {"chunk_id": "c", "text": "t", "citation": "C", "source_url": "file:///srv/policyrag/corpus/notes.txt"}
+    assert Evidence.from_payload(payload, Scores()).url == ""

@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 
 from db.store import StoreError
 from server.deps import reader, service
+from server.errors import without_server_paths
 from server.schemas import error_responses
 from server.security import Caller
 from server.state import ServiceState
@@ -35,7 +36,7 @@ def ready(state: ServiceState = Depends(service)) -> dict[str, Any]:
     try:
         counts = state.queries.collections()
     except StoreError as error:
-        raise HTTPException(503, f"the index cannot answer: {error}") from None
+        raise HTTPException(503, without_server_paths(f"the index cannot answer: {error}", state.settings)) from None
     return {"status": "ready", "generation": state.services.resources.reader.generation, "collections": len(counts)}
 
 
@@ -54,7 +55,7 @@ def health(state: ServiceState = Depends(service)) -> dict[str, Any]:
             "backend": "qdrant-server" if settings.qdrant_url else "qdrant-edge",
         }
     except StoreError as error:
-        index = {"present": False, "detail": str(error)}
+        index = {"present": False, "detail": without_server_paths(str(error), settings)}
     return {
         "status": "ok" if index["present"] else "degraded",
         "index": index,
