@@ -153,3 +153,38 @@ def test_a_known_collection_filter_still_answers(api):
     for path in ANSWER_ROUTES:
         reply = post_question(client, path, {"filters": {"collection": "health_governance"}, "allow_web": False})
         assert reply.status_code == 200, (path, reply.text[:300])
+
+
+# --- every route passes the door ------------------------------------------------------------------------
+
+PUBLIC_ROUTES = {"/", "/health", "/health/live", "/health/ready"}  # the page and the probes need no key
+FRAMEWORK_ROUTES = {"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc", "/static"}
+
+
+def all_routes(app):
+    for route in app.routes:
+        if hasattr(route, "original_router"):  # an included router
+            yield from route.original_router.routes
+        else:
+            yield route
+
+
+def dependency_calls(dependant) -> set:
+    calls = {dependant.call}
+    for sub in dependant.dependencies:
+        calls |= dependency_calls(sub)
+    return calls
+
+
+def test_every_route_but_the_page_and_the_probes_checks_the_key(api):
+    from fastapi.routing import APIRoute
+
+    from server.deps import caller
+
+    unchecked = set()
+    for route in all_routes(api().app):
+        if not isinstance(route, APIRoute):
+            assert route.path in FRAMEWORK_ROUTES, route.path  # docs, schema and static files only
+        elif caller not in dependency_calls(route.dependant):
+            unchecked.add(route.path)
+    assert unchecked == PUBLIC_ROUTES

@@ -61,3 +61,10 @@ def test_graph_stream_is_charged_and_recorded_like_query(api):
         assert reply.status_code == 200 and "event: end" in "".join(reply.iter_text())
     assert client.get("/rate-limit-status").json()["spent"] > 0
     assert [r[:2] for r in rows(client, "/graph")] == [("anonymous", 200)]
+
+
+def test_every_priced_route_leaves_a_telemetry_row(api):
+    client = api()
+    reply = client.post("/evaluate-retrieval", json={"questions": [{"question": "breach notification"}]})
+    assert reply.status_code == 200
+    assert [r[:2] for r in rows(client, "/evaluate-retrieval")] == [("anonymous", 200)]

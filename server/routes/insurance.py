@@ -133,6 +133,9 @@ def evaluate_retrieval(
             }
         )
     state.limiter.charge(who.key_id, who.limits, 0.2 * len(rows))
+    state.telemetry.record(
+        RequestRecord(endpoint="/evaluate-retrieval", http_status=200, key_id=who.key_id, collection=body.collection)
+    )
     return {
         "k": k,
         "questions": len(rows),
