@@ -108,7 +108,6 @@ class Settings(BaseSettings):
     anonymous_read: bool = Field(True, description="Allow read requests without an API key (local use).")
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (none by default).")
     max_body_bytes: int = Field(65536, ge=1024, description="Largest request body the service accepts.")
-    max_question_chars: int = Field(2000, ge=10, description="Longest question accepted.")
     graph_batch_max_inputs: int = Field(
         16, ge=1, le=1000, description="Most questions one LangServe /graph/batch call may carry."
     )
