@@ -1,4 +1,5 @@
-"""One question through cache, graph, rate limiter and telemetry; the same path for JSON and streaming."""
+"""One question through the scope check, cache, graph, rate limiter and telemetry: the same path for JSON,
+streaming and LangServe. A run stops at its next node once its client has gone."""
 
 from __future__ import annotations
 
