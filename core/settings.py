@@ -90,7 +90,12 @@ class Settings(BaseSettings):
     web_failure_cooldown_s: float = Field(60.0, ge=0, description="How long a failed provider is skipped.")
     correct_threshold: float = Field(0.6, ge=0, le=1, description="Best-chunk confidence for CORRECT.")
     incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
-    top_k: int = Field(5, ge=1, le=50, description="Chunks retrieved per question (a run may ask for another k).")
+    top_k: int = Field(
+        5, ge=1, le=50, description="Evidence chunks kept per question after grading (a run may ask for another k)."
+    )
+    candidate_pool: int = Field(
+        20, ge=1, le=200, description="Chunks retrieved per question before grading chooses the evidence."
+    )
     compare_top_k: int = Field(
         6, ge=1, le=50, description="Clauses retrieved per wording when two wordings are compared."
     )

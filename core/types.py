@@ -12,6 +12,38 @@ Origin = Literal["local", "web", "secondary"]
 # a file with no spaces or no sentence ends is cut by characters rather than kept as one chunk).
 CHUNK_MAX_CHARS = 5000
 
+# How much a source binds, highest first: the enacting terms of a law or the clauses of a contract;
+# recitals (they explain, they do not bind); official guidance and standards; records (facts about a
+# person, binding on nothing); commentary; the open web.
+Authority = Literal["binding", "recital", "guidance", "record", "commentary", "web"]
+AUTHORITY_LABELS: dict[str, str] = {
+    "binding": "law or contract clause",
+    "recital": "recital",
+    "guidance": "official guidance or standard",
+    "record": "record",
+    "commentary": "commentary",
+    "web": "web",
+}
+_AUTHORITY_BY_TYPE: dict[str, Authority] = {
+    "primary_law": "binding",
+    "policy_wording": "binding",
+    "regulator_guidance": "guidance",
+    "technical_standard": "guidance",
+    "patient_record": "record",
+    "commentary": "commentary",
+}
+
+
+def authority_of(document_type: str, kind: str | None = None, origin: str = "local") -> Authority:
+    """A chunk's authority from its loader's kind (recital, annex, article) and its document type."""
+    if origin == "web":
+        return "web"
+    if origin == "secondary":
+        return "commentary"
+    if kind == "recital":
+        return "recital"
+    return _AUTHORITY_BY_TYPE.get(document_type, "commentary")
+
 
 @dataclass(frozen=True)
 class SparseVector:
@@ -19,6 +51,9 @@ class SparseVector:
 
     indices: list[int]
     values: list[float]
+
+
+MAX_CONTEXT_TITLE = 120  # longer titles (an act's full title) give way to the instrument's short name
 
 
 class Chunk(BaseModel):
@@ -38,10 +73,20 @@ class Chunk(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict, description="The document sidecar and loader extras.")
 
     @property
+    def context(self) -> str:
+        """What the chunk is part of, in one line, most specific heading first: `GDPR | Article 33 - Notification
+        of a personal data breach ... | Section 2 - Security of personal data | CHAPTER IV - ...`; a policy's name
+        and clause heading; a patient record's kind. Matched (dense and sparse), never shown as evidence."""
+        title = str(self.metadata.get("title", ""))
+        instrument = str(self.metadata.get("instrument", ""))
+        name = title if len(title) <= MAX_CONTEXT_TITLE else instrument or title[:MAX_CONTEXT_TITLE]
+        headings = [part.strip() for part in reversed(self.section.split(" / ")) if part.strip()]
+        return " | ".join([name, *(h for h in headings if h.lower() not in name.lower())]).strip(" |")
+
+    @property
     def embed_text(self) -> str:
-        """What the dense model sees: the document title and section give short provisions their context."""
-        head = " - ".join(part for part in (self.metadata.get("title", ""), self.section) if part)
-        return f"{head}\n{self.text}" if head else self.text
+        """What the dense and sparse representations are built from: the context line, then the text."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
 
     def payload(self) -> dict[str, Any]:
         """The Qdrant payload: metadata first, so chunk-level fields win over document-level ones."""
@@ -111,6 +156,7 @@ class Evidence(BaseModel):
     version: str = ""
     effective_from: str = ""
     hierarchy_rank: int = 4
+    authority: Authority = Field("commentary", description="How much the source binds (see core.types.Authority).")
     origin: Origin = "local"
     retrieved_at: str | None = None
     refs: list[str] = Field(default_factory=list, exclude=True, description="Reference tokens (internal).")
@@ -133,6 +179,7 @@ class Evidence(BaseModel):
             "grade_explanation",
             "highlights",
             "url",
+            "authority",
         }
         fields = {key: payload[key] for key in known if payload.get(key) is not None}
         extra = {
@@ -142,6 +189,8 @@ class Evidence(BaseModel):
             **fields,
             document=payload.get("title", ""),
             url=_public_url(payload.get("source_url")),
+            authority=payload.get("authority")
+            or authority_of(str(payload.get("document_type", "")), payload.get("kind")),
             effective_from=str(payload.get("effective_from", "")),
             scores=scores,
             metadata=extra,

@@ -95,15 +95,19 @@ class ClientStore(VectorStore):
             models.Prefetch(query=query.dense, using=DENSE, limit=query.limit, filter=flt),
             models.Prefetch(query=sparse, using=SPARSE, limit=query.limit, filter=flt),
         ]
-        rrf = models.RrfQuery(rrf=models.Rrf(k=RRF_K))
-        fused = models.Prefetch(prefetch=prefetches, query=rrf, limit=query.limit)
+        fusion = (
+            models.FusionQuery(fusion=models.Fusion.DBSF)
+            if query.fusion == "dbsf"
+            else models.RrfQuery(rrf=models.Rrf(k=RRF_K))
+        )
+        fused = models.Prefetch(prefetch=prefetches, query=fusion, limit=query.limit)
         requests = [
             models.QueryRequest(query=query.dense, using=DENSE, filter=flt, limit=query.limit, with_payload=True),
             models.QueryRequest(
                 query=sparse, using=SPARSE, filter=flt, limit=query.limit, with_payload=True, with_vector=[DENSE]
             ),
             models.QueryRequest(
-                prefetch=prefetches, query=rrf, limit=query.limit, with_payload=True, with_vector=[DENSE]
+                prefetch=prefetches, query=fusion, limit=query.limit, with_payload=True, with_vector=[DENSE]
             ),
             models.QueryRequest(
                 prefetch=[fused], query=[query.dense], using=SENTENCES, limit=query.limit, with_payload=True

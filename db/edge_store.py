@@ -113,15 +113,16 @@ class EdgeStore(VectorStore):
             qe.Prefetch(limit=query.limit, query=dense, filter=flt),
             qe.Prefetch(limit=query.limit, query=sparse, filter=flt),
         ]
-        rrf = qe.Fusion.Rrf(k=RRF_K)  # the engine accepts it; its type stubs do not list Rrf as a query
-        fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=rrf)  # type: ignore[arg-type]
+        # the engine accepts both; its type stubs do not list them as queries
+        fusion = qe.Fusion.Dbsf() if query.fusion == "dbsf" else qe.Fusion.Rrf(k=RRF_K)
+        fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=fusion)  # type: ignore[arg-type]
         requests = [
             qe.QueryRequest(limit=query.limit, query=dense, filter=flt, with_payload=True),
             qe.QueryRequest(limit=query.limit, query=sparse, filter=flt, with_payload=True, with_vector=[DENSE]),
             qe.QueryRequest(
                 limit=query.limit,
                 prefetches=prefetches,
-                query=rrf,  # type: ignore[arg-type]
+                query=fusion,  # type: ignore[arg-type]
                 with_payload=True,
                 with_vector=[DENSE],
             ),

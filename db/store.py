@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from core.types import SparseVector
 
@@ -19,6 +19,10 @@ DENSE = "dense"
 SPARSE = "sparse"
 SENTENCES = "sentences"
 RRF_K = 60
+# Qdrant's fusions of the dense and sparse lists: reciprocal rank fusion, or distribution-based score fusion
+# (each list's scores normalised by their mean and spread, then summed: a chunk far ahead in one list is
+# not lost for being absent from the other).
+Fusion = Literal["rrf", "dbsf"]
 INDEXED_FIELDS = (
     "collection",
     "jurisdiction",
@@ -32,6 +36,7 @@ INDEXED_FIELDS = (
     "section_key",
     "coverage_type",
     "kind",
+    "authority",
 )
 
 FilterValue = str | int | bool | list[str] | list[int]
@@ -60,6 +65,7 @@ class SearchQuery:
     filters: Filters = field(default_factory=dict)
     limit: int = 50
     reference_tokens: list[str] = field(default_factory=list)
+    fusion: Fusion = "dbsf"
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,50 @@ class AnswerCase:
     category: str = ""
 
 
+@dataclass
+class PlainCase:
+    """A question in a user's own words, judged on the answer (fields: evals/goldens/README.md)."""
+
+    id: str
+    split: str  # dev or heldout: nothing is tuned on held-out rows
+    question: str
+    collection: str | None  # None: every collection
+    answer_type: str
+    answerable: bool
+    must_state: list[list[str]]  # facts, each a list of accepted variants; the first is the key fact
+    must_cite: list[str]  # binding provisions first
+    may_cite: list[str]
+    binding: bool
+    must_not_state: list[str]
+    patient_ids: list[str]
+
+    def answer_case(self) -> AnswerCase:
+        """The same question as the answer runners take it."""
+        return AnswerCase(
+            self.id, self.question, self.answerable, filters={"collection": self.collection} if self.collection else {}
+        )
+
+
+def plain_questions() -> list[PlainCase]:
+    return [
+        PlainCase(
+            r["id"],
+            r["split"],
+            r["question"],
+            r["collection"],
+            r["answer_type"],
+            bool(r["answerable"]),
+            r["must_state"],
+            r["must_cite"],
+            r["may_cite"],
+            bool(r["binding"]),
+            r["must_not_state"],
+            r["patient_ids"],
+        )
+        for r in read_jsonl(GOLDENS / "plain_questions.jsonl")
+    ]
+
+
 def our_retrieval() -> list[RetrievalCase]:
     return [
         RetrievalCase(

@@ -25,6 +25,34 @@ ANSWER_COLUMNS = [
     "leaks",
 ]
 JUDGE_COLUMNS = ["faithfulness", "answer_relevancy", "judged", "failed"]
+OFFICIAL_COLUMNS = ["hit@1", "hit@5", "mrr@10", "rank1_binding"]
+PLAIN_COLUMNS = [
+    "cases",
+    "answerable",
+    "answered",
+    "correct",
+    "lead",
+    "fact_recall",
+    "citation_precision",
+    "binding_first",
+    "fragments_per_answer",
+    "no_fragments",
+    "words_median",
+    "words_p90",
+    "must_not_state_violations",
+    "cross_patient",
+    "over_refusal",
+    "refusal_recall",
+    "auroc",
+]
+PLAIN_NOTE = (
+    "Offline answerer. correct: every must_state fact stated; lead: the key fact in the first sentence (both over "
+    "answerable questions, a refusal counts as a miss); citation_precision and binding_first (the first citation is "
+    "a must_cite provision, binding cases): over answered answerable questions; fragments and words: over answered "
+    "questions; must_not_state_violations and cross_patient (another patient's id, NHS number or name): answers "
+    "with any; auroc: the confidence against correct, answered answerable questions. Per-case rows (held-out: ids "
+    "and booleans only) are in eval.json.\n"
+)
 
 
 def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
@@ -36,6 +64,26 @@ def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
     return "\n".join([head, rule, *body])
 
 
+def official_markdown(block: dict[str, Any]) -> str:
+    """One table per instrument: ablations down, dev then held-out figures across."""
+    parts = ["## Official texts (plain-language questions)\n", block["note"] + "\n"]
+    columns = [f"{split} {c}" for split in ("dev", "held-out") for c in OFFICIAL_COLUMNS]
+    for instrument, splits in block["instruments"].items():
+        dev, heldout = splits["dev"], splits["heldout"]
+        parts.append(
+            f"### {instrument}: dev {dev['questions']} questions, "
+            f"held-out {heldout['questions']} questions (never used to tune)\n"
+        )
+        rows = []
+        for dev_row, heldout_row in zip(dev["ablations"], heldout["ablations"]):
+            row = {"ablation": dev_row["ablation"]}
+            for split, figures in (("dev", dev_row), ("held-out", heldout_row)):
+                row.update({f"{split} {c}": figures[c] for c in OFFICIAL_COLUMNS})
+            rows.append(row)
+        parts.append(table(rows, columns, "ablation") + "\n")
+    return "\n".join(parts)
+
+
 def markdown(results: dict[str, Any]) -> str:
     parts = [f"# PolicyRAG evaluation\n\nCommand: `{results['command']}`; machine: {results['machine']}.\n"]
     for name, block in results.get("retrieval", {}).items():
@@ -45,6 +93,8 @@ def markdown(results: dict[str, Any]) -> str:
         parts.append(table(block["ablations"], RETRIEVAL_COLUMNS, "ablation") + "\n")
         if block.get("published"):
             parts.append(table(block["published"], RETRIEVAL_COLUMNS[:5], "system") + "\n")
+    if official := results.get("official"):
+        parts.append(official_markdown(official))
     for name, block in results.get("answers", {}).items():
         parts.append(f"## Does correction pay? {name}\n")
         rows = [{"variant": k, **v} for k, v in block.items() if k != "loop_cost"]
@@ -56,6 +106,8 @@ def markdown(results: dict[str, Any]) -> str:
         if judged:
             parts.append(f"LLM-as-judge (ragas, judge model `{judged[0]['model']}`; answered questions only):\n")
             parts.append(table(judged, JUDGE_COLUMNS, "variant") + "\n")
+    if plain := results.get("plain"):
+        parts.append(plain_markdown(plain))
     if cal := results.get("calibration"):
         parts.append("## Calibrated routing\n")
         parts.append(
@@ -72,6 +124,27 @@ def markdown(results: dict[str, Any]) -> str:
     if safety := results.get("safety"):
         parts.append("## Injection, leakage and toxicity\n")
         parts.append("```\n" + json.dumps(safety, indent=2) + "\n```\n")
+    return "\n".join(parts)
+
+
+def plain_markdown(plain: dict[str, Any]) -> str:
+    """Dev and held-out tables for both variants, then dev per collection and per answer type."""
+    variants = plain["variants"]
+    parts = ["## Plain-language answers\n", PLAIN_NOTE]
+    for split, label in (("dev", "dev"), ("heldout", "held-out")):
+        parts.append(f"### {label} ({plain['questions'][split]} questions)\n")
+        rows = [{"variant": name, **block[split]} for name, block in variants.items()]
+        parts.append(table(rows, PLAIN_COLUMNS, "variant") + "\n")
+    for key, label in (("by_collection", "collection"), ("by_answer_type", "answer type")):
+        parts.append(f"### dev by {label}\n")
+        groups = sorted({group for block in variants.values() for group in block[key]["dev"]})
+        rows = [
+            {label: f"{group}: {name}", **block[key]["dev"][group]}
+            for group in groups
+            for name, block in variants.items()
+            if group in block[key]["dev"]
+        ]
+        parts.append(table(rows, PLAIN_COLUMNS, label) + "\n")
     return "\n".join(parts)
 
 

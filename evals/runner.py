@@ -1,13 +1,15 @@
 """`policyrag eval`: the offline evaluation in one run.
 
-Retrieval ablations on our goldens, the peer benchmark, the full GDPR (recital -> article) and the
-labelled insurance questions; "does correction pay?" on our goldens and the peer's 60 questions;
-calibrated routing; injection, leakage and toxicity checks. Indexes live under
-POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External sets in ../shared
-are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md, calibration.json and
-plots/*.png; the fitted thresholds go to calibration.json and become the routing (config/thresholds.json)
-only with --apply-thresholds. With POLICYRAG_JUDGE_MODEL set, the
-answers are also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
+Retrieval ablations on our goldens, the peer benchmark, the full GDPR (recital -> article), the
+labelled insurance questions and plain-language questions on the official GDPR and EHDS texts;
+"does correction pay?" on our goldens and the peer's 60 questions; plain-language answers judged on the
+answer itself (evals/answer_quality.py); calibrated routing; injection, leakage and toxicity checks.
+Indexes live under POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External
+sets in ../shared are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md,
+calibration.json and plots/*.png; the fitted thresholds go to calibration.json and become the routing
+(config/thresholds.json) only with --apply-thresholds. `--only official,plain` runs those sections alone
+and merges them into the eval.json already in --out. With POLICYRAG_JUDGE_MODEL set, the answers are
+also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from core.settings import REPO_ROOT, Settings, get_settings
-from evals import datasets, report
+from evals import answer_quality, datasets, official_eval, report
 from evals.answer_eval import graph_runner, run_variants
 from evals.calibration import apply_thresholds, calibrate
 from evals.retrieval_eval import run_ablations
@@ -187,6 +190,85 @@ def safety(shipped: Resources, base: Settings) -> dict[str, Any]:
     return out
 
 
+def machine() -> str:
+    return f"{os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def official_retrieval(base: Settings, results: dict[str, Any]) -> None:
+    """Plain-language questions on the official GDPR and EHDS texts in one index, recitals included as
+    `policyrag ingest` keeps them: the measurement of issue 15, taken before any retrieval change."""
+    if not official_eval.available():
+        results["skipped"].append("official texts (../shared/corpora/gdpr or ../shared/corpora/ehds absent)")
+        return
+    print("official texts (plain-language questions)", flush=True)
+    started = time.perf_counter()
+    official = index("official", list(official_eval.SOURCES.values()), base, collection=official_eval.COLLECTION)
+    results["official"] = {
+        "note": "Full GDPR (Formex XML) and EHDS (Official Journal XHTML) in one index, recitals included; "
+        "a chunk is a hit when its citation and a gold are nested at a '(' (Art. 33(1) for Art. 33). "
+        "rank1_binding: share of questions whose rank-1 chunk is an article or annex, not a recital.",
+        "instruments": official_eval.run(official.retriever, official_eval.cases()),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    official.close()
+
+
+def plain_answers(shipped: Resources, limit: int | None) -> dict[str, Any]:
+    """The plain-language questions through the full graph and plain RAG, scored on the answers."""
+    started = time.perf_counter()
+    cases = datasets.plain_questions()[:limit]
+    print(f"plain-language answers ({len(cases)})", flush=True)
+    return {
+        "questions": {split: sum(1 for c in cases if c.split == split) for split in answer_quality.SPLITS},
+        "variants": answer_quality.run_variants(Services(shipped.settings, shipped), cases),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def plain_section(base: Settings, results: dict[str, Any]) -> None:
+    """The plain-language answers alone, over the shipped index."""
+    shipped = index("shipped", [REPO_ROOT / "corpus"], base)
+    results["plain"] = plain_answers(shipped, None)
+    shipped.close()
+
+
+# Sections `--only` can run alone: each writes results[name], or a skipped note that starts with its name.
+SECTIONS: dict[str, Callable[[Settings, dict[str, Any]], None]] = {
+    "official": official_retrieval,
+    "plain": plain_section,
+}
+
+
+def sections_argument(value: str) -> list[str]:
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in SECTIONS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"{value!r}: the sections are {', '.join(SECTIONS)}")
+    return names
+
+
+def merge(previous: dict[str, Any] | None, partial: dict[str, Any], sections: list[str]) -> dict[str, Any]:
+    """A run of some sections replaces only what they own, so the rest of an earlier eval.json stays."""
+    if previous is None:
+        return partial
+    merged = {key: value for key, value in previous.items() if key not in sections}
+    merged.update({key: value for key, value in partial.items() if key in sections})
+    merged["command"] = f"{previous['command']}; then {partial['command']}"
+    kept = [note for note in previous.get("skipped", []) if note.split(" ")[0] not in sections]
+    merged["skipped"] = kept + partial["skipped"]
+    return merged
+
+
+def run_sections(sections: list[str], base: Settings, out: Path, command: str) -> dict[str, Any]:
+    """Only the named sections, merged into out/eval.json when one is there."""
+    partial: dict[str, Any] = {"command": command, "machine": machine(), "skipped": []}
+    for name in sections:
+        SECTIONS[name](base, partial)
+    path = out / "eval.json"
+    previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    return merge(previous, partial, sections)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="policyrag eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -197,13 +279,27 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="make the fitted thresholds the production routing (rewrites config/thresholds.json)",
     )
+    parser.add_argument(
+        "--only",
+        type=sections_argument,
+        metavar="SECTION[,SECTION]",
+        help=f"run only these sections ({', '.join(SECTIONS)}) and merge them into the existing eval.json",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
+    if args.only and args.apply_thresholds:
+        parser.error("--apply-thresholds needs the calibration, which --only does not run")
     base = get_settings()
+    command = "policyrag eval " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.only:
+        args.out.mkdir(parents=True, exist_ok=True)
+        report.write(run_sections(args.only, base, args.out, command), args.out)
+        print((args.out / "eval.md").read_text(encoding="utf-8"))
+        return 0
     started = time.perf_counter()
     results: dict[str, Any] = {
-        "command": "policyrag eval " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
+        "command": command,
+        "machine": machine(),
         "retrieval": {},
         "answers": {},
         "skipped": [],
@@ -224,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     answer_cases = datasets.our_answers()[: (40 if args.quick else None)]
     print(f"answers: our goldens ({len(answer_cases)})", flush=True)
     results["answers"]["our goldens"] = run_variants(Services(shipped.settings, shipped), answer_cases, judge)
+    results["plain"] = plain_answers(shipped, 40 if args.quick else None)
     if not args.quick:
         if datasets.peer_available():
             print("peer benchmark", flush=True)
@@ -269,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
             insurance.close()
         else:
             results["skipped"].append("insurance questions (../shared/corpora/insurance absent)")
+        official_retrieval(base, results)
     print("calibration", flush=True)
     results["calibration"] = calibrate(shipped.retriever, datasets.calibration_cases())
     if args.apply_thresholds:

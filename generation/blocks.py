@@ -8,12 +8,14 @@ MAX_BLOCKS = 8
 POLICY_MEAN_OVER = 2  # policy questions: the mean confidence of this many top clauses decides
 
 
-def context_blocks(route: str, refined: list[Evidence], web: list[Evidence], floor: float) -> list[Evidence]:
+def context_blocks(
+    route: str, refined: list[Evidence], web: list[Evidence], floor: float, cap: int = MAX_BLOCKS
+) -> list[Evidence]:
     """CORRECT: refined local; AMBIGUOUS: refined local and web; INCORRECT: web only. Weak blocks never go in."""
     local = refined if route in ("CORRECT", "AMBIGUOUS") else []
     web = web if route in ("AMBIGUOUS", "INCORRECT") else []
     blocks = [b for b in [*local, *web] if (b.confidence or 0.0) >= floor]
-    return sorted(blocks, key=lambda b: -(b.confidence or 0.0))[:MAX_BLOCKS]
+    return sorted(blocks, key=lambda b: -(b.confidence or 0.0))[:cap]
 
 
 def adaptive_policy_blocks(blocks: list[Evidence], floor: float, cap: int) -> tuple[list[Evidence], str]:
@@ -28,10 +30,30 @@ def adaptive_policy_blocks(blocks: list[Evidence], floor: float, cap: int) -> tu
     return blocks[:cap], ""
 
 
+# Sections (ingest.policy.SECTION_KEYS) about how the policy is run, not what it pays for: a coverage line
+# there would mislead.
+PROCEDURAL_SECTIONS = frozenset(
+    {
+        "claims",
+        "grievance",
+        "definitions",
+        "renewal",
+        "cancellation",
+        "free_look",
+        "grace_period",
+        "premium",
+        "preamble",
+    }
+)
+
+
 def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]) -> tuple[str, str | None]:
-    """Policy answers state their coverage polarity and the clause it comes from."""
-    for citation in citations:
+    """Policy answers state the coverage polarity of the clause that answers (the first one cited) and name
+    it; procedural clauses (claims, grievances, renewal, definitions) get no coverage line."""
+    for citation in citations[:1]:
         block = blocks[citation.source - 1]
+        if block.metadata.get("section_key") in PROCEDURAL_SECTIONS:
+            return answer, None
         polarity = str(block.metadata.get("coverage_type") or "")
         if block.document_type == "policy_wording" and COVERAGE_LABELS.get(polarity):
             label = COVERAGE_LABELS[polarity].lower()

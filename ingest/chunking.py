@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 import uuid
 
-from core.types import CHUNK_MAX_CHARS, Chunk
+from core.types import CHUNK_MAX_CHARS, Chunk, authority_of
 from ingest.units import LoadedDocument, Unit
-from language.references import citation_tokens, identifier_tokens
+from language.references import citation_tokens, identifier_tokens, provision_tokens
 
 _POINT_LINE_RE = re.compile(r"^\(([a-z]{1,2}|[ivx]{1,5})\)\s", re.M)
 _SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+(?=[A-Z(\"'‘“0-9])")
@@ -158,8 +158,13 @@ def chunk_document(document: LoadedDocument, collection: str, max_words: int, ov
     """All chunks of a loaded document, in order, each with the document's metadata."""
     chunks: list[Chunk] = []
     for unit in document.units:
+        metadata = {**document.metadata, **unit.extra, "content_hash": document.content_hash}
+        metadata["authority"] = metadata.get("authority") or authority_of(
+            str(metadata.get("document_type", "")), metadata.get("kind")
+        )
         for text, citation, refs in chunk_unit(unit, max_words, overlap_words):
             refs = refs + [t for t in identifier_tokens(f"{citation}\n{text}") if t not in refs]
+            explains = [] if metadata["authority"] == "binding" else provision_tokens(text, metadata.get("instrument"))
             position = len(chunks)
             chunks.append(
                 Chunk(
@@ -172,7 +177,7 @@ def chunk_document(document: LoadedDocument, collection: str, max_words: int, ov
                     section=unit.section,
                     page=unit.page,
                     refs=refs,
-                    metadata={**document.metadata, **unit.extra, "content_hash": document.content_hash},
+                    metadata={**metadata, "explains": explains},
                 )
             )
     return chunks

@@ -82,11 +82,48 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bicu\b|\biccu\b", "intensive care unit"),
     (r"\bwaiting\b", "waiting period"),
     (r"\b(excluded|not covered|exclusion)\b", "exclusions shall not be liable"),
-    # record questions: drug classes to the medicines the records name
-    (r"\b(anticoagulants?|blood thinners?)\b", "apixaban rivaroxaban warfarin edoxaban dabigatran"),
-    (r"\b(inhalers?)\b", "salbutamol inhaler"),
-    (r"\b(painkillers?|pain relief)\b", "paracetamol"),
-    (r"\b(antibiotics?)\b", "amoxicillin"),
+    (r"\bivf\b|\b(conceive|fertility treatment)\b", "in vitro fertilisation assisted reproduction infertility"),
+    (r"\b(for a living|professionally|as (a|my|his|her) job|paid to)\b", "professional"),
+    (r"\b(races? cars?|racing cars?|car racing|motor ?sports?|rally driving)\b", "motor racing hazardous sports"),
+    (r"\b(complain\w*|unhappy|not happy|dissatisfied)\b", "grievance redressal complaint ombudsman"),
+    (r"\b(laser eye|lasik|glasses|spectacles|contact lenses|short-?sighted|long-?sighted)\b", "refractive error"),
+    (r"\b(before (i|they|he|she) joined|diagnosed before|existing condition)\b", "pre-existing disease"),
+    (r"\b(having a baby|give birth|giving birth|childbirth|pregnan\w*)\b", "maternity delivery"),
+    (r"\b(private|single|deluxe) room\b", "room rent room category"),
+    (r"\b(paid out|pay out|payout|get paid|be paid)\b", "settle claim settlement"),
+    (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
+    (r"\bstop (them |the \w+ )?using\b", "restriction of processing"),
+    (
+        r"\b(decides? automatically|automatically decides?|computer decides?|decided by a computer)\b"
+        r"|\bhuman (look|looks|review|reviews|check|checks)\b",
+        "automated individual decision-making human intervention",
+    ),
+    (
+        r"\b(no (office|establishment|presence) in (europe|the eu)|not (based|established) in (europe|the eu)"
+        r"|outside (europe|the eu))\b",
+        "territorial scope not established in the Union offering of goods or services monitoring of behaviour",
+    ),
+    (r"\b(my family'?s?|for myself|personal use|household)\b", "purely personal or household activity"),
+    (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),
+    (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),
+    (r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b", "free of charge reasonable fee"),
+    (r"\badd (\w+ ){0,3}to (my|their|his|her) (own )?(electronic )?(health )?records?\b", "insert information"),
+    (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
+    # record questions: a drug class to its members (general pharmacology, the BNF's classes), never to
+    # the medicines a particular record happens to hold
+    (
+        r"\b(anticoagulants?|blood thinners?)\b",
+        "apixaban rivaroxaban edoxaban dabigatran warfarin heparin enoxaparin",
+    ),
+    (r"\binhalers?\b", "salbutamol terbutaline beclometasone budesonide fluticasone tiotropium formoterol salmeterol"),
+    (
+        r"\b(painkillers?|pain relief|analgesics?)\b",
+        "paracetamol ibuprofen naproxen codeine co-codamol tramadol morphine",
+    ),
+    (
+        r"\bantibiotics?\b",
+        "amoxicillin penicillin flucloxacillin clarithromycin doxycycline nitrofurantoin trimethoprim cefalexin",
+    ),
 ]
 _COMPILED = [(re.compile(pattern, re.I), terms) for pattern, terms in EXPANSIONS]
 

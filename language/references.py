@@ -60,6 +60,11 @@ def _path(number: str, parts: str) -> tuple[str, ...]:
     return (number, *(p.lower() for p in _PART_RE.findall(parts)))
 
 
+def instrument_named(text: str) -> str | None:
+    """The instrument a text names first ("GDPR", "the European Health Data Space"), normalised: gdpr, ehds, ..."""
+    return _instrument_in(text)
+
+
 def _instrument_in(text: str) -> str | None:
     match = _INSTRUMENT_RE.search(text)
     return INSTRUMENTS[match.group(1).lower()] if match else None
@@ -112,6 +117,29 @@ def citation_tokens(citation: str) -> list[str]:
     tokens: list[str] = []
     for ref in parse_references(citation):
         tokens.extend(t for t in ref.tokens(ancestors=True) if t not in tokens)
+    return tokens
+
+
+# "Article 16(1) TFEU", "Article 8 of the Charter", "Article 17 of Directive 95/46/EC": provisions of other acts.
+_OTHER_ACT_RE = re.compile(
+    r"\b(?:articles?|arts?\.?)\s*\d{1,3}(?:\s?\([^)]*\))*\s*(?:TFEU|TEU|of (?:the )?(?:Charter|Treaty|Convention)[^.;]*"
+    r"|of (?:Council )?(?:Directive|Regulation|Decision)\s+(?:\(E[CU]\)\s*)?(?:No\.?\s*)?[\d/]+)",
+    re.I,
+)
+
+
+def provision_tokens(text: str, default_instrument: str | None = None) -> list[str]:
+    """The provisions a text names (a recital or a commentary pointing at the article it explains), each as
+    its most specific token, qualified by the instrument the text names or else the one it belongs to.
+    Provisions of other acts (the Treaties, the Charter, other directives) are left out."""
+    tokens: list[str] = []
+    for ref in parse_references(_OTHER_ACT_RE.sub(" ", text)):
+        if ref.kind == "recital":  # an explanation points at what binds, not at other explanations
+            continue
+        instrument = ref.instrument or (default_instrument or "").lower() or None
+        token = Reference(ref.kind, ref.path, instrument).tokens(ancestors=False)[-1]
+        if token not in tokens:
+            tokens.append(token)
     return tokens
 
 

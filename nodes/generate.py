@@ -10,7 +10,9 @@ from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
 from generation.answer import generate_answer
-from generation.blocks import adaptive_policy_blocks, context_blocks, coverage_line
+from generation.blocks import MAX_BLOCKS, adaptive_policy_blocks, context_blocks, coverage_line
+from language.analysis import analyse
+from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.services import Services
 
 
@@ -21,7 +23,8 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     settings = services.settings
     _, incorrect = context.thresholds(settings)
     route = state.get("route", "INCORRECT")
-    blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect)
+    cap = ACROSS_PATIENTS_K if analyse(state["question"]).across_patients else MAX_BLOCKS
+    blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect, cap)
     blocks, weak = adaptive_policy_blocks(blocks, settings.policy_evidence_floor, settings.policy_max_clauses)
 
     def emit(piece: str) -> None:

@@ -9,7 +9,8 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
-from retrieval.grading import apply_grades, grade_all, llm_relevance, route_for
+from language.analysis import analyse
+from retrieval.grading import ACROSS_PATIENTS_K, apply_grades, grade_all, llm_relevance, route_for
 from retrieval.services import Services
 from retrieval.trust import provenance, trust_grade
 
@@ -32,7 +33,10 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
         for g, vote in zip(grades, votes or [], strict=False):
             g.confidence = round((g.confidence + vote) / 2, 4)
             g.explanation += f"; LLM relevance {'yes' if vote else 'no'}"
-    graded = apply_grades(candidates, grades)
+    k = context.k(services.settings)
+    if analyse(state["question"]).across_patients:  # one piece of evidence per patient who may have it
+        k = max(k, ACROSS_PATIENTS_K)
+    graded = apply_grades(candidates, grades)[:k]  # the evidence is chosen after grading the whole pool
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0
     correct, incorrect = context.thresholds(services.settings)
@@ -44,7 +48,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
         "confidence": confidence,
         "trust_grade": trust_grade(route, best),
         "provenance": provenance(best),
-        "trace": trace + [f"grade: {route} (best {explanation}; thresholds {correct}/{incorrect})"],
+        "trace": [*trace, f"grade: {route}; kept {len(graded)} of {len(candidates)} (best {explanation})"],
     }
     if "initial_route" not in state:
         update["initial_route"] = route

@@ -29,7 +29,8 @@ def requery(state: GraphState, runtime: Runtime[RunContext], services: Services)
     candidates = state.get("candidates") or []
     seen = {e.chunk_id for e in candidates}
     options = RetrievalOptions(mode=context.retrieval_mode)
-    found = services.resources.retriever.retrieve(query, context.search_filters(), 2 * context.k(settings), options)
+    pool = max(settings.candidate_pool, context.k(settings))
+    found = services.resources.retriever.retrieve(query, context.search_filters(), pool, options)
     graded = grade_evidence(question, [e for e in found if e.chunk_id not in seen])
     new_local = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
     update: dict[str, Any] = {"query": query, "requeried": True}

@@ -9,30 +9,35 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
+from language.analysis import analyse
+from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.policy_search import is_policy_scope, narrowed_search
+from retrieval.scope import scope_for
 from retrieval.search import RetrievalOptions
 from retrieval.services import Services
 
 
 @timed("retrieve")
 def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services) -> dict[str, Any]:
-    """Fetch the top-k chunks for the question, every score kept (policy questions narrowed by intent)."""
+    """Fetch a deep pool of candidates, every score kept (policy questions narrowed by intent); grading
+    chooses the evidence from it."""
     context = runtime.context or RunContext()
     settings = services.settings
     question = state["question"].strip()
     if not question:
         raise ValueError("the question is empty")
-    k = context.k(settings)
-    filters = context.search_filters()
-    options = RetrievalOptions(mode=context.retrieval_mode)
+    pool = max(settings.candidate_pool, context.k(settings))
+    if analyse(question).across_patients:
+        pool = max(pool, 2 * ACROSS_PATIENTS_K)
     retriever = services.resources.retriever
-    if is_policy_scope(filters, settings.policy_collections):
-        candidates, note = narrowed_search(retriever, question, filters, k, options, settings.correct_threshold)
+    scope = scope_for(question, context.search_filters(), retriever.reader.store(), retriever.patients)
+    options = RetrievalOptions(mode=context.retrieval_mode)
+    if is_policy_scope(scope.filters, settings.policy_collections):
+        candidates, note = narrowed_search(
+            retriever, question, scope.filters, pool, options, settings.correct_threshold
+        )
     else:
-        candidates = retriever.retrieve(question, filters, k, options)
+        candidates = retriever.retrieve(question, scope.filters, pool, options)
         note = f"mode {context.retrieval_mode}"
-    return {
-        "query": question,
-        "candidates": candidates,
-        "trace": [f"retrieve: {len(candidates)} chunks (k={k}; {note})"],
-    }
+    trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {scope.note + '; ' if scope.note else ''}{note})"
+    return {"query": question, "candidates": candidates, "trace": [trace]}

@@ -22,9 +22,10 @@ from core.settings import Settings
 from core.types import Evidence
 from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
+from language.analysis import is_medical_advice
 from language.expansion import expansion_terms
 from language.question import content_terms, mentions, named_numbers, salient_names
-from language.references import question_tokens
+from language.references import instrument_named, question_tokens
 from language.words import words
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15}
@@ -38,7 +39,7 @@ CONTEXT_NAMES = frozenset(
     italy latvia lithuania luxembourg malta netherlands poland portugal romania slovakia slovenia spain sweden
     austrian belgian bulgarian croatian cypriot danish estonian finnish french german greek hungarian irish
     italian latvian lithuanian maltese dutch polish portuguese romanian slovak slovenian spanish swedish
-    british english scottish welsh european monday tuesday wednesday thursday friday saturday sunday
+    british english scottish welsh european europe monday tuesday wednesday thursday friday saturday sunday
     january february march april may june july august september october november december""".split()
 )
 # Regimes and jurisdictions outside the corpus: a question about them is out of scope unless a chunk names them.
@@ -50,16 +51,11 @@ FOREIGN_REGIME_RE = re.compile(
 )
 FOREIGN_REGIME_CAP = 0.3
 UNKNOWN_REFERENCE_CAP = 0.3
+OTHER_INSTRUMENT_PENALTY = 0.4  # the question names one instrument; the chunk belongs to another
+ACROSS_PATIENTS_K = 30  # "which patients have X" keeps this many records as evidence
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
 OUT_OF_SCOPE_CAP = 0.3
-# Personal medical advice: no governing document answers it, whatever a patient record says.
-MEDICAL_ADVICE_RE = re.compile(
-    r"\b(what dose|how much .{0,20}should i take|should (i|he|she|they|\w+-\d+) (take|stop|start)"
-    r"|is it safe to (take|stop)|best (treatment|medicine|antibiotic|drug)|which (antibiotic|medicine|drug) is best"
-    r"|can i (take|stop)|diagnose me)\b",
-    re.I,
-)
 
 
 @dataclass
@@ -110,6 +106,10 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     missing = [n for n in names if not mentions(n, haystack.lower(), haystack_terms)]
     if names and missing:
         confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
+    named, own = instrument_named(question), str(evidence.metadata.get("instrument") or "").lower()
+    if named and own and named != own:  # the question is about GDPR; this chunk is the EHDS (or the reverse)
+        confidence *= 1 - OTHER_INSTRUMENT_PENALTY
+        missing = [*missing, named.upper()]
     foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question) if m.group(0).lower() not in haystack.lower()]
     if foreign and confidence > FOREIGN_REGIME_CAP:
         confidence = FOREIGN_REGIME_CAP
@@ -137,7 +137,7 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
     """Grades for every chunk; a named reference that no chunk carries caps them all."""
     tokens = reference_tokens if reference_tokens is not None else question_tokens(question)
     grades = [grade_chunk(question, e, tokens) for e in evidence]
-    if MEDICAL_ADVICE_RE.search(question):
+    if is_medical_advice(question):  # no governing document answers it, whatever a patient record says
         for g in grades:
             g.confidence = min(g.confidence, OUT_OF_SCOPE_CAP)
             g.explanation += "; asks for personal medical advice, which no governing document gives"
@@ -150,21 +150,33 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
     return grades
 
 
-AUTHORITY_TIE_BREAK = 0.02  # per hierarchy step: near-equal evidence from primary law outranks commentary
+# When a binding provision and an explanation of it support the same point, the provision is cited first:
+# in the order, a candidate counts as this much more confident than its grade for its authority.
+# Retrieval's own order (hybrid fusion) carries evidence the grade's features miss; it breaks near-ties.
+RANK_WEIGHT = 0.1
+RANK_SCALE = 10.0
+AUTHORITY_BONUS = {"binding": 0.15, "guidance": 0.05, "record": 0.05, "recital": 0.0, "commentary": 0.0, "web": 0.0}
 
 
-def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade]) -> list[Evidence]:
-    """Evidence carrying its confidence and explanation, best first (authority breaks near-ties)."""
+def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade], authority_order: bool = True) -> list[Evidence]:
+    """Evidence carrying its confidence and explanation, best first; a binding provision goes before a
+    recital or commentary unless they support the question clearly better."""
     graded = [
-        e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation})
-        for e, g in zip(evidence, grades, strict=True)
+        (rank, e.model_copy(update={"confidence": g.confidence, "grade_explanation": g.explanation}))
+        for rank, (e, g) in enumerate(zip(evidence, grades, strict=True))
     ]
-    return sorted(graded, key=lambda e: -((e.confidence or 0.0) - AUTHORITY_TIE_BREAK * (e.hierarchy_rank - 1)))
+
+    def order(ranked: tuple[int, Evidence]) -> tuple[float, str]:
+        rank, e = ranked
+        bonus = AUTHORITY_BONUS[e.authority] if authority_order else 0.0
+        return -((e.confidence or 0.0) + bonus + RANK_WEIGHT / (1 + rank / RANK_SCALE)), e.chunk_id
+
+    return [e for _, e in sorted(graded, key=order)]
 
 
-def grade_evidence(question: str, evidence: list[Evidence]) -> list[Evidence]:
+def grade_evidence(question: str, evidence: list[Evidence], authority_order: bool = True) -> list[Evidence]:
     """The deterministic grade applied: what every step that finds new evidence does with it."""
-    return apply_grades(evidence, grade_all(question, evidence))
+    return apply_grades(evidence, grade_all(question, evidence), authority_order)
 
 
 def llm_relevance(question: str, evidence: list[Evidence], settings: Settings) -> list[float] | None:

@@ -1,8 +1,8 @@
 """retrieve(query, filters, k) -> evidence, with every score kept apart.
 
-One round trip to Qdrant returns the dense, sparse, RRF-fused and sentence-reranked lists (and
+One round trip to Qdrant returns the dense, sparse, score-fused (DBSF) and sentence-reranked lists (and
 the chunks carrying a reference the question names). The order depends on the mode:
-dense / sparse / hybrid (Qdrant's RRF) / rerank (sentence MaxSim over the fused candidates).
+dense / sparse / hybrid (Qdrant fusion) / rerank (sentence MaxSim over the fused candidates).
 With the reference boost, chunks that carry an article reference the question names come first.
 """
 
@@ -15,14 +15,19 @@ import numpy as np
 
 from core.types import Evidence, Scores
 from db.index import IndexReader
-from db.store import Filters, Hit, SearchLists, SearchQuery
+from db.store import Filters, Fusion, Hit, SearchLists, SearchQuery
 from language.expansion import expansion_terms
 from language.references import question_tokens
 from retrieval.embedder import Embedder
+from retrieval.scope import PatientDirectory
 from retrieval.sparse import encode_query
 
 Mode = Literal["dense", "sparse", "hybrid", "rerank"]
 MIN_CANDIDATES = 50
+
+
+FOLLOW_FROM = 10  # citations are followed from this many of the best candidates
+FOLLOW_LIMIT = 12  # provisions brought in by following, at most
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,8 @@ class RetrievalOptions:
     mode: Mode = "hybrid"
     reference_boost: bool = True
     expansion: bool = True
+    follow_citations: bool = True
+    fusion: Fusion = "dbsf"
 
 
 def boost_tokens(question: str) -> list[str]:
@@ -47,9 +54,10 @@ class Retriever:
     def __init__(self, reader: IndexReader, embedder: Embedder):
         self.reader = reader
         self.embedder = embedder
+        self.patients = PatientDirectory()
 
     def search_lists(
-        self, query: str, filters: Filters | None, limit: int, expansion: bool = True
+        self, query: str, filters: Filters | None, limit: int, expansion: bool = True, fusion: Fusion = "dbsf"
     ) -> tuple[np.ndarray, SearchLists]:
         extra = " ".join(expansion_terms(query)) if expansion else ""
         dense = self.embedder.embed_query(f"{query} {extra}".strip())
@@ -59,19 +67,52 @@ class Retriever:
             filters=dict(filters or {}),
             limit=limit,
             reference_tokens=boost_tokens(query),
+            fusion=fusion,
         )
         return dense, self.reader.store().search(request)
 
     def retrieve(
         self,
         query: str,
-        filters: Filters | None = None,
-        k: int = 5,
+        filters: Filters | None,
+        k: int,
         options: RetrievalOptions = RetrievalOptions(),
     ) -> list[Evidence]:
-        """The k best chunks for a question, best first, with provenance and all scores."""
-        query_vector, lists = self.search_lists(query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion)
-        return rank(query_vector, lists, k, options)
+        """The k best chunks for a question, best first, with provenance and all scores; then (when
+        following citations) the provisions the best non-binding ones point at, to be graded on their merits."""
+        query_vector, lists = self.search_lists(
+            query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion, options.fusion
+        )
+        found = rank(query_vector, lists, k, options)
+        if options.follow_citations:
+            found += self.followed(query, query_vector, found, filters)
+        return found
+
+    def followed(
+        self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None
+    ) -> list[Evidence]:
+        """Binding provisions named by (or linked from) the recitals, guidance and commentary among the best
+        candidates: a question worded like a recital reaches the article the recital explains."""
+        tokens: list[str] = []
+        for e in candidates[:FOLLOW_FROM]:
+            if e.authority != "binding":
+                tokens += [t for t in e.metadata.get("explains") or [] if t not in tokens]
+        if not tokens:
+            return []
+        request = SearchQuery(
+            dense=query_vector.tolist(),
+            sparse=encode_query(query),
+            filters={**(filters or {}), "authority": "binding"},
+            limit=FOLLOW_LIMIT,
+            reference_tokens=tokens,
+        )
+        referenced = self.reader.store().search(request).referenced
+        seen = {e.chunk_id for e in candidates}
+        return [
+            Evidence.from_payload(h.payload or {}, Scores(dense=_dense_score(h, {}, query_vector)))
+            for h in referenced
+            if h.id not in seen
+        ]
 
 
 def _by_id(hits: list[Hit]) -> dict[str, Hit]:

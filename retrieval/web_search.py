@@ -54,6 +54,7 @@ def web_evidence(title: str, url: str, content: str, provider: str, score: float
         document_type="commentary",
         hierarchy_rank=4,
         origin="web",
+        authority="web",
         retrieved_at=_now(),
         scores=Scores(dense=None, fused=score),
         metadata={"provider": provider},
@@ -114,7 +115,10 @@ class SecondaryProvider:
     def search(self, query: str, max_results: int, timeout: float) -> list[Evidence]:
         found = self._search(query, max_results)
         return [
-            e.model_copy(update={"origin": "secondary", "retrieved_at": _now(), "hierarchy_rank": 4}) for e in found
+            e.model_copy(
+                update={"origin": "secondary", "retrieved_at": _now(), "hierarchy_rank": 4, "authority": "commentary"}
+            )
+            for e in found
         ]
 
 

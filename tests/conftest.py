@@ -176,3 +176,14 @@ def api(shipped, tmp_path):
 def used_blocks(record):
     """The evidence blocks an answer was written from (none when it refused for want of evidence)."""
     return record.evidence if record.evidence_used else []
+
+
+# Fixtures that cost tens of seconds each (real PDF wordings ingested, both model variants built):
+# the tests using them run in `make test`, not in `make test-fast`.
+SLOW_FIXTURES = {"real", "built"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

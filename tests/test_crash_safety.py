@@ -17,6 +17,8 @@ from db.index import EdgeBackend, IndexReader
 from tests.conftest import CORPUS, REPO_ROOT, seed_vector_cache
 from tests.test_loaders import write_doc
 
+pytestmark = pytest.mark.subprocess
+
 CRASH_POINTS = ["embedded", "catalog_written", "generation_partly_written", "generation_written", "published"]
 
 

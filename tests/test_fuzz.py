@@ -123,6 +123,7 @@ def assert_clear_reply(response, label: str) -> None:
         HealthCheck.data_too_large,
     ],
 )
+@pytest.mark.slow
 def test_no_route_answers_with_a_server_error(case, as_admin, fuzz_service):
     _, admin = fuzz_service
     headers = {"X-API-Key": admin} if as_admin else {}

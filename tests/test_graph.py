@@ -109,12 +109,14 @@ def test_collection_and_top_k_come_from_the_run_context(make_services):
     services = make_services()
     out = run_graph("breach notification timeline", services, collection="secondary", top_k=3)
     assert {e.collection for e in out.evidence} == {"secondary"} and len(out.evidence) <= 3
-    assert "retrieve: 3 chunks (k=3" in out.trace[0]
+    [graded] = [step.detail for step in out.steps if step.node == "grade"][:1]
+    assert "; kept 3 of " in graded
 
 
 def test_top_k_unset_uses_the_setting(make_services):
     out = run_graph("breach notification timeline", make_services(top_k=4))
-    assert out.trace[0].startswith("retrieve: 4 chunks (k=4")
+    [graded] = [step.detail for step in out.steps if step.node == "grade"][:1]
+    assert "; kept 4 of " in graded
 
 
 def test_every_node_reports_a_structured_step(make_services):

@@ -6,9 +6,7 @@ import re
 
 import pytest
 
-from core.types import Evidence
 from generation.guard import Sanitiser, check_citations, is_injection, leaks_system_prompt, neutralise
-from generation.offline import MAX_POINTS, OfflineAnswerer, compose, list_points
 from generation.prompts import REFUSAL, SYSTEM_PROMPT
 from tests.conftest import CORPUS
 
@@ -316,105 +314,3 @@ def test_duplicates_are_cited_once():
 def test_an_answer_of_only_unknown_citations_cites_nothing():
     text, cited, removed = check_citations("Everything is covered [Source 4].", 3)
     assert text == "Everything is covered." and cited == [] and removed == ["[Source 4]"]
-
-
-# --- the offline answerer -----------------------------------------------------------------------
-
-BREACH = "The controller must notify the supervisory authority of a personal data breach within 72 hours."
-PROCESSOR = "The processor must notify the controller of a personal data breach without undue delay."
-WEATHER = "Brussels has a temperate maritime climate with mild summers."
-
-
-def block(chunk_id: str, sentences: list[str], citation: str) -> Evidence:
-    return Evidence(
-        chunk_id=chunk_id, text=" ".join(sentences), citation=citation, document=f"Doc {citation}", highlights=sentences
-    )
-
-
-def test_offline_quotes_supporting_sentences_exactly_and_cites_them():
-    blocks = [block("a", [WEATHER, BREACH], "GDPR Art. 33(1)"), block("b", [PROCESSOR], "GDPR Art. 33(2)")]
-    answer = compose("Who must notify a personal data breach, and to whom?", blocks, None)
-    assert f"{BREACH} [Source 1]" in answer
-    assert f"{PROCESSOR} [Source 2]" in answer
-    assert WEATHER not in answer
-    # every claim is a verbatim sentence of a given block followed by its citation
-    for sentence, number in re.findall(r"(.+?) \[Source (\d+)\]\s*", answer):
-        assert sentence.strip() in blocks[int(number) - 1].highlights
-
-
-def test_offline_drops_a_leading_paragraph_number_but_keeps_the_words():
-    numbered = (
-        "1. In the case of a personal data breach, "
-        "the controller must notify the supervisory authority within 72 hours."
-    )
-    answer = compose(
-        "When must the controller notify a personal data breach?", [block("a", [numbered], "GDPR Art. 33(1)")], None
-    )
-    assert answer == f"{numbered[3:]} [Source 1]"
-
-
-def test_offline_refuses_below_the_floor():
-    blocks = [block("a", [BREACH], "GDPR Art. 33(1)")]
-    assert compose("What is the boiling point of mercury in kelvin?", blocks, None) == REFUSAL
-    assert compose("Anything at all?", [], None) == REFUSAL
-
-
-def test_offline_says_which_named_things_the_sources_do_not_mention():
-    answer = compose(
-        "Must a controller notify a personal data breach under HIPAA?", [block("a", [BREACH], "GDPR Art. 33(1)")], None
-    )
-    assert answer.startswith(f"{BREACH} [Source 1]")
-    assert answer.endswith("The sources do not mention HIPAA.")
-
-
-def test_offline_does_not_call_an_acronym_missing_when_the_source_spells_it_out():
-    room = (
-        "Room charges and intensive care unit charges per day "
-        "shall be payable up to the limit in the Table of Benefits."
-    )
-    answer = compose(
-        "Are there sub-limits on room rent and ICU charges?", [block("a", [room], "Policy cl. 3.1.1.1")], None
-    )
-    assert answer == f"{room} [Source 1]"  # "ICU" is "intensive care unit" in the wording: nothing is missing
-
-
-DONOR = (
-    "The Company shall pay for an organ donor, provided that: i.\n"
-    "The donation conforms to the Transplantation of Human "
-    "Organs Act 1994 ii.\nThe organ is used for an Insured Person iii.\nThe donor is an in-patient in a Hospital.\n"
-    "Claims must be filed within 30 days."
-)
-ART_9 = (
-    "Paragraph 1 shall not apply if one of the following applies:\n(a) the data subject has given explicit consent;\n"
-    "(b) processing is necessary for employment obligations;\nMember States may maintain further conditions."
-)
-
-
-def test_a_lead_in_sentence_is_quoted_with_the_points_it_introduces():
-    # PDF style: each point's marker ends the sentence before it
-    assert list_points(DONOR, "The Company shall pay for an organ donor, provided that: i.") == [
-        "The donation conforms to the Transplantation of Human Organs Act 1994 ii.",
-        "The organ is used for an Insured Person iii.",
-        "The donor is an in-patient in a Hospital.",
-    ]
-    # legal style: each point starts with its marker; the sentence after the list is not a point
-    assert list_points(
-        ART_9,
-        "Paragraph 1 shall not apply if one of the following applies: (a) the data subject has given explicit consent;",
-    ) == ["(b) processing is necessary for employment obligations;"]
-    assert list_points(DONOR, "Claims must be filed within 30 days.") == []  # not a lead-in
-    many = "Cover applies if:\n" + "\n".join(f"({chr(97 + i)}) condition number {i} holds;" for i in range(10))
-    assert len(list_points(many, "Cover applies if: (a) condition number 0 holds;")) == MAX_POINTS
-
-
-def test_offline_answer_quotes_the_conditions_not_just_the_lead_in():
-    donor = Evidence(chunk_id="d", text=DONOR, citation="Policy cl. 3.1.7", document="Policy")
-    answer = compose("Is an organ donor covered, and on what conditions?", [donor], None)
-    assert "Transplantation of Human Organs Act 1994" in answer and "in-patient in a Hospital." in answer
-    assert answer.count("[Source 1]") == 1 and "30 days" not in answer
-
-
-def test_offline_stream_joins_back_to_the_composed_text():
-    blocks = [block("a", [BREACH], "GDPR Art. 33(1)")]
-    question = "When must the controller notify a personal data breach?"
-    assert "".join(OfflineAnswerer().stream(question, blocks)) == compose(question, blocks, None)

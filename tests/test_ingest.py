@@ -144,6 +144,7 @@ def test_a_second_writer_is_told_who_holds_the_index(settings):
     assert f"PID {os.getpid()}" in str(error.value) and "policyrag ingest corpus" in str(error.value)
 
 
+@pytest.mark.subprocess
 def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_published(
     resources, corpus, settings, tmp_path
 ):

@@ -163,7 +163,8 @@ def assert_boundaries_intact(system: str, user: str, whole: str) -> None:
 def test_a_poisoned_document_reaches_the_model_only_as_neutralised_data(services, standin, question):
     citation, injection = POISONED_QUESTIONS[question]
     standin.set_script(chat=[{"text": "The source answers this [Source 1]."}])
-    out, _ = stream_run(question, services(), generator="groq")
+    # binding provisions go first; k wide enough that the poisoned guidance is among the blocks too
+    out, _ = stream_run(question, services(), generator="groq", top_k=8)
     assert out.status == "answered"
 
     # the poisoned document was retrieved and refine kept its injection sentence: only the guard stops it
@@ -184,7 +185,7 @@ def test_a_poisoned_document_reaches_the_model_only_as_neutralised_data(services
 
 def test_a_forged_tag_in_a_document_title_is_defused_in_the_block_header(services, standin):
     standin.set_script(chat=[{"text": "Within 72 hours [Source 1]."}])
-    stream_run(BREACH, services(), generator="groq")
+    stream_run(BREACH, services(), generator="groq", top_k=8)
     system, user, whole = prompt_of(standin)
     assert_boundaries_intact(system, user, whole)
     assert (
@@ -348,7 +349,7 @@ def test_an_obedient_reply_citing_a_source_never_given_loses_that_citation(servi
 @pytest.mark.parametrize("question", list(POISONED_QUESTIONS))
 def test_the_offline_answerer_never_quotes_an_injection(services, standin, question):
     citation, injection = POISONED_QUESTIONS[question]
-    out, tokens = stream_run(question, services(), generator="offline")
+    out, tokens = stream_run(question, services(), generator="offline", top_k=8)
     assert out.generator == "offline-extractive" and out.status == "answered"
     assert any(b.citation == citation and injection in b.highlights for b in used_blocks(out))  # it was there to quote
     streamed = "".join(tokens)

@@ -15,6 +15,8 @@ import pytest
 
 from tests.conftest import REPO_ROOT, free_port
 
+pytestmark = pytest.mark.subprocess
+
 API_LINE = re.compile(r"API:\s*(?:\x1b\[[0-9;]*m)*(http://127\.0\.0\.1:\d+)")
 START_TIMEOUT_S = 120
 

@@ -49,11 +49,14 @@ def step_of(update: dict) -> Step:
     return step
 
 
-def test_retrieve_takes_k_and_collection_from_the_run_context(services):
+def test_retrieve_takes_a_deep_pool_from_the_run_contexts_collection_and_grade_cuts_it_to_k(services):
     update = retrieve({"question": f"  {BREACH} "}, runtime(collection="health_governance", top_k=3), services=services)
     assert update["query"] == BREACH  # trimmed
-    assert len(update["candidates"]) == 3 and {e.collection for e in update["candidates"]} == {"health_governance"}
+    pool = update["candidates"]
+    assert 3 < len(pool) <= services.settings.candidate_pool and {e.collection for e in pool} == {"health_governance"}
     assert step_of(update).node == "retrieve" and update["latency_ms"]["retrieve"] > 0
+    graded = grade({"question": BREACH, "candidates": pool}, runtime(top_k=3), services=services)["candidates"]
+    assert len(graded) == 3 and graded[0].citation.startswith("GDPR Art. 33")
 
 
 def test_retrieve_refuses_an_empty_question(services):
@@ -69,10 +72,13 @@ def test_retrieve_narrows_policy_questions_by_intent(services):
 
 def test_grade_orders_candidates_picks_the_route_and_keeps_the_first_route(services):
     found = services.resources.retriever.retrieve(BREACH, {"collection": "health_governance"}, 5)
-    update = grade({"question": BREACH, "candidates": found[::-1]}, runtime(), services=services)
+    [stray] = services.resources.retriever.retrieve("Caldicott principles", {"collection": "health_governance"}, 1)
+    update = grade({"question": BREACH, "candidates": [stray, *found]}, runtime(), services=services)
     confidences = [e.confidence for e in update["candidates"]]
     assert update["route"] == update["initial_route"] == "CORRECT" and step_of(update).route == "CORRECT"
-    assert update["candidates"][0].citation.startswith("GDPR Art. 33") and max(confidences) == update["confidence"]
+    assert update["candidates"][0].citation == "GDPR Art. 33(1)" and max(confidences) == update["confidence"]
+    assert len(update["candidates"]) == services.settings.top_k == len(found)
+    assert stray.chunk_id not in {e.chunk_id for e in update["candidates"]}  # retrieved first, graded out
     assert update["trust_grade"].grade == "high" and update["provenance"]["hierarchy_rank"] == 1
     again = grade({"question": BREACH, "candidates": found, "initial_route": "INCORRECT"}, runtime(), services=services)
     assert "initial_route" not in again  # the first route is kept through the requery loop

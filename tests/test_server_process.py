@@ -6,9 +6,12 @@ import subprocess
 import sys
 
 import httpx
+import pytest
 
 from tests.conftest import REPO_ROOT, free_port
 from tests.service_process import start, stop
+
+pytestmark = pytest.mark.subprocess
 
 START_TIMEOUT_S = 120
 

@@ -15,6 +15,8 @@ import pytest
 from tests.conftest import free_port
 from tests.service_process import start, stop
 
+pytestmark = [pytest.mark.browser, pytest.mark.subprocess]
+
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)

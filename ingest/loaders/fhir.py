@@ -52,10 +52,19 @@ def _spaced(number: str) -> str:
     return f"{number[:3]} {number[3:6]} {number[6:]}" if len(number) == 10 else number
 
 
-def _patient_line(patient: dict[str, Any]) -> str:
+def full_name(patient: dict[str, Any]) -> str:
     names = patient.get("name") or [{}]
     given = " ".join(names[0].get("given") or [])
-    name = f"{given} {names[0].get('family', '')}".strip()
+    return f"{given} {names[0].get('family', '')}".strip()
+
+
+def identity(patient: dict[str, Any]) -> dict[str, Any]:
+    """What every unit of a patient's record carries, so a question can be scoped to that patient."""
+    return {"patient_id": patient.get("id"), "patient_name": full_name(patient), "nhs_number": nhs_number(patient)}
+
+
+def _patient_line(patient: dict[str, Any]) -> str:
+    name = full_name(patient)
     number = nhs_number(patient)
     ident = f"Patient {patient.get('id', '?')}"
     if name:
@@ -123,7 +132,7 @@ def _patient_unit(patient: dict[str, Any], organisations: dict[str, dict[str, An
     profiles = (patient.get("meta") or {}).get("profile") or []
     if profiles:
         lines.append(f"Profile: {profiles[0]}.")
-    return Unit("\n".join(lines), f"{citation} - Demographics", "Patient", extra={"patient_id": patient.get("id")})
+    return Unit("\n".join(lines), f"{citation} - Demographics", "Patient", extra=identity(patient))
 
 
 def fhir_units(data: dict[str, Any], citation: str) -> list[Unit]:
@@ -143,7 +152,7 @@ def fhir_units(data: dict[str, Any], citation: str) -> list[Unit]:
         if kind in ("Patient", "Organization", None):
             continue
         groups[_GROUPS.get(kind, kind)].append(_describe(resource))
-    extra = {"patient_id": patients[0].get("id")} if patients else {}
+    extra = identity(patients[0]) if patients else {}
     for group, lines in groups.items():
         units.append(
             Unit(f"{group} of {header}:\n" + "\n".join(lines), f"{citation} - {group}", group, extra=dict(extra))

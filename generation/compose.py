@@ -1,0 +1,290 @@
+"""The offline answer, composed answer-first from the evidence's own words.
+
+1. The question is analysed (language/analysis.py): what kind of answer it wants and which provision,
+   instrument or patient it names.
+2. Every block is read as statements (language/passages.py): sentences, and lead-ins with their points,
+   so a list is quoted whole and a point never stands alone.
+3. The lead statement is the one that answers: support for the question (coverage and similarity),
+   the fact the answer type asks for (a period for "how long", an amount for "how much", "means" for a
+   definition, a lead-in with its points for a list), the provision the question names, and authority:
+   a binding provision leads when it supports the answer about as well as a recital or commentary.
+4. At most two more statements follow, and only from the lead's own provision: the conditions and
+   exceptions next to it. Nothing from provisions that do not bear on the question.
+5. A yes/no question opens with "Yes:" or "No:" only when the lead states the very act the question
+   asks about, with or without "not"; otherwise the answer states what the provision says.
+Every statement keeps the source's wording (numbers, periods and conditions are the source's own) and
+ends with its [Source N].
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.types import Evidence
+from generation.prompts import REFUSAL
+from generation.records import compose_records
+from language.analysis import QuestionAnalysis, analyse
+from language.passages import Statement, statements
+from language.support import Embed, score_sentences
+from language.words import words
+
+MIN_SUPPORT = 0.35  # below this no statement answers: the refusal ...
+STRONG_BLOCK = 0.6  # ... unless its block was graded this relevant: then a statement needs only
+STRONG_BLOCK_SUPPORT = 0.15
+FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
+MAX_FOLLOWING = 2
+MAX_WORDS = 90  # the lead and what follows it, lists apart
+CUE_BONUS = 0.15
+LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
+REFERENCE_BONUS = 0.3  # the block carries the provision the question names
+BINDING_BONUS = 0.08
+BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation ...
+BINDING_SUPPORT_MARGIN = 0.05  # ... when it supports the question about as well (the same point, not another)
+NEAR = 3  # a following statement stands within this many statements of the lead
+CUE_FOLLOW_SUPPORT = 0.2  # a nearby statement carrying the asked-for fact (an extension period) needs only this
+POSITION_PRIOR = 0.01  # per statement: a provision says its main rule first
+META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what it provides
+META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary"})
+BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
+CONFIDENCE_WEIGHT = 0.2  # the grader's view of the whole chunk
+
+_PERIOD = (
+    r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|sixty|ninety"
+    r"|seventy-two|twenty-four|forty-five)[- ](hours?|days?|weeks?|months?|years?)\b"
+)
+_CUES: dict[str, re.Pattern[str]] = {
+    "deadline": re.compile(
+        rf"{_PERIOD}|without (undue )?delay|\bimmediately\b|\b(no|not) later than\b"
+        r"|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b",
+        re.I,
+    ),
+    "amount": re.compile(
+        r"(EUR|€|Rs\.?|INR|£|\$)\s?\d|\d[\d,. ]*\s?(%|per cent|percent|EUR|euros?)\b|free of charge|reasonable fee"
+        r"|\bup to\b|\bsub-?limit|\bmaximum\b|\b\d+ items\b",
+        re.I,
+    ),
+    "definition": re.compile(r"\bmeans\b|\bis defined as\b|\brefers to\b|\bis (a|an|the) \w+ (who|that|which)\b", re.I),
+    "who": re.compile(r"\b(shall|must|is responsible|are responsible|is accountable|shall be responsible)\b", re.I),
+    "yes_no": re.compile(
+        r"\b(shall|must|may|has the right|have the right|is entitled|not|does not|is covered)\b", re.I
+    ),
+    "procedure": re.compile(r"\b(shall|must|should|may)\b", re.I),
+}
+# "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
+_DATE_QUESTION_RE = re.compile(
+    r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b", re.I
+)
+_DATE_RE = re.compile(
+    r"\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b"
+    r"|\b(from|by|until|before) (\d{1,2} \w+ )?\d{4}\b",
+    re.I,
+)
+_MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
+_MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
+_MODAL_VERB_RE = re.compile(
+    r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(\s+be(?:\s+able\s+to)?|\s+have\s+to)?\s+([a-z]+)", re.I
+)
+_NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
+_CONDITION_RE = re.compile(
+    r"\b(unless|except|provided that|only (if|where|when)|subject to|to the extent|on condition)\b", re.I
+)
+
+
+@dataclass
+class Option:
+    """A statement a block offers, scored for this question."""
+
+    block: int
+    statement: Statement
+    support: float
+    score: float
+    cue: bool = False
+
+
+def _cue(question: str, analysis: QuestionAnalysis, statement: Statement) -> bool:
+    """The statement carries the kind of fact the question asks for."""
+    text = statement.whole
+    if analysis.answer_type == "list":
+        listed = set(words(analysis.list_of or ""))
+        return bool(statement.points) and (not listed or bool(listed & set(words(statement.text))))
+    if _DATE_QUESTION_RE.search(question):
+        return bool(_DATE_RE.search(text))
+    if _MAXIMUM_QUESTION_RE.search(question) and analysis.answer_type in ("deadline", "amount"):
+        return bool(_MAXIMUM_RE.search(text))
+    cue = _CUES.get(analysis.answer_type)
+    return bool(cue and cue.search(text))
+
+
+def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Statement) -> bool:
+    """The question names this point ("46(2)(c)") or this block's provision ("Principle 2")."""
+    if not block.scores.reference_match:
+        return False
+    named_points = {p.rsplit("(", 1)[-1].rstrip(")") for p in analysis.provisions if "(" in p}
+    if statement.marker and named_points:
+        return statement.marker.strip("().").lower() in named_points
+    return not named_points or not statement.marker
+
+
+def _quotable(statement: Statement, whole_lists: bool) -> bool:
+    """Headings are labels; a list answer quotes lead-ins with all their points, any other answer the lead-in
+    alone or one point after its lead-in."""
+    if statement.heading:
+        return False
+    if whole_lists:
+        return not statement.marker or not statement.lead_in
+    return True
+
+
+def _scored_text(statement: Statement, whole_lists: bool) -> str:
+    return statement.whole if whole_lists or not statement.points else statement.text
+
+
+def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], embed: Embed | None) -> list[Option]:
+    """Every quotable statement of every block, scored."""
+    # a list, or a definition made of points ("Hospital means ... which has: (a) ... (b) ..."), is quoted whole;
+    # a question naming one point ("46(2)(c)") is answered from that point
+    named_point = any("(" in p for p in analysis.provisions)
+    whole_lists = analysis.answer_type == "list" or (analysis.answer_type == "definition" and not named_point)
+    per_block = [[s for s in statements(b.text) if _quotable(s, whole_lists)] for b in blocks]
+    seen_in: dict[str, set[str]] = {}
+    for block, quotable in zip(blocks, per_block, strict=True):
+        for statement in quotable:
+            seen_in.setdefault(statement.text, set()).add(block.doc_id)
+    referenced = {i for i, b in enumerate(blocks) if b.scores.reference_match}
+    texts = [[_scored_text(s, whole_lists) for s in ss] for ss in per_block]
+    naming = {w for i in referenced for w in words(blocks[i].citation)}
+    scored = score_sentences(question, texts, embed, referenced, skip_headings=False, naming=naming)
+    out: list[Option] = []
+    flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
+    for (index, statement), support in zip(flat, scored, strict=True):
+        block = blocks[index]
+        score = (
+            support.score - POSITION_PRIOR * min(statement.position, 10) + CONFIDENCE_WEIGHT * (block.confidence or 0)
+        )
+        cue = _cue(question, analysis, statement)
+        score += (LIST_CUE_BONUS if analysis.answer_type == "list" else CUE_BONUS) if cue else 0.0
+        score -= META_PENALTY if statement.label in META_LABELS else 0.0
+        score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
+        score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
+        score += BINDING_BONUS if block.authority == "binding" else 0.0
+        out.append(Option(index, statement, support.score, score, cue))
+    return out
+
+
+def lead_option(candidates: list[Option], blocks: list[Evidence]) -> Option | None:
+    """The statement that answers; a binding one when it answers nearly as well as an explanation."""
+
+    def answers(option: Option) -> bool:
+        strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
+        return option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
+
+    ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
+    if not ranked:
+        return None
+    best = ranked[0]
+    if blocks[best.block].authority != "binding":
+        binding = [o for o in ranked if blocks[o.block].authority == "binding"]
+        if binding and binding[0].score >= best.score - BINDING_MARGIN:
+            if binding[0].support >= best.support - BINDING_SUPPORT_MARGIN:
+                return binding[0]
+    return best
+
+
+def following(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> list[Option]:
+    """Up to two statements of the lead's own provision that support the question: first those next to it
+    in the same paragraph (the conditions, exceptions and extensions that change the answer), then the
+    provision's other paragraphs. A lead-in quoted with its points is complete on its own."""
+    if lead.statement.points:
+        return []
+    home = blocks[lead.block]
+    chosen: list[Option] = []
+    covered = set(words(lead.statement.whole))
+
+    def order(o: Option) -> tuple[bool, bool, int, float]:
+        return o.block != lead.block, not o.cue, abs(o.statement.position - lead.statement.position), -o.score
+
+    for option in sorted(candidates, key=order):
+        if len(chosen) == MAX_FOLLOWING:
+            break
+        block = blocks[option.block]
+        same_block = option.block == lead.block
+        same_provision = same_block or (block.doc_id == home.doc_id and block.authority == home.authority)
+        near = not same_block or abs(option.statement.position - lead.statement.position) <= NEAR
+        needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) else FOLLOW_SUPPORT
+        if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
+            continue
+        if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
+            continue
+        if option.statement.lead_in == lead.statement.text or option.statement.text == lead.statement.text:
+            continue  # already quoted with its lead-in
+        adds = set(words(option.statement.whole)) - covered
+        if len(adds) < 3:
+            continue
+        chosen.append(option)
+        covered |= adds
+    return sorted(chosen, key=lambda o: (o.block != lead.block, o.block, o.statement.position))
+
+
+def _finish(text: str) -> str:
+    """A statement ends like a sentence: a list's trailing ';', 'and' or 'or' becomes a full stop."""
+    text = re.sub(r"\s*(;|,)?\s*(\band\b|\bor\b)?\s*$", "", text.strip())
+    return text if text.endswith((".", "?", "!")) else f"{text}."
+
+
+def render(statement: Statement, block: Evidence) -> str:
+    """A statement as an answer sentence: a lead-in with every point, a point after its lead-in (or its
+    provision when the lead-in is in another chunk); bullet points joined by semicolons."""
+    if statement.points:
+        joined = _join_points(statement.points)
+        return _finish(f"{statement.text} {joined}")
+    if statement.marker:
+        lead_in = statement.lead_in or f"Under {block.citation}:"
+        marker = "" if statement.marker in "-•*" else f"{statement.marker} "
+        return _finish(f"{lead_in} {marker}{statement.text}")
+    return _finish(statement.text)
+
+
+def _join_points(points: tuple[str, ...]) -> str:
+    bullets = [p[2:].strip() for p in points if p[:1] in "-•*"]
+    if len(bullets) == len(points):
+        return "; ".join(b.rstrip(";.") for b in bullets)
+    return " ".join(points)
+
+
+def yes_no_opener(question: str, text: str) -> str:
+    """'Yes: ' or 'No: ' when the statement says whether the very act the question asks about may or must
+    happen ("Does the GDPR apply ...?" / "This Regulation does not apply ..."); '' otherwise."""
+    asked = set(words(question))
+    for match in _MODAL_VERB_RE.finditer(text):
+        verb = words(match.group(4))
+        if verb and verb[0] in asked:
+            negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
+            if _CONDITION_RE.search(text):
+                return "Only in some cases: " if negative else "Yes, subject to conditions: "
+            return "No: " if negative else "Yes: "
+    return ""
+
+
+def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
+    """The answer text with [Source N] after each statement, or the refusal sentence."""
+    analysis = analyse(question)
+    if from_records := compose_records(question, analysis, blocks):
+        return " ".join(from_records)
+    candidates = options(question, analysis, blocks, embed)
+    lead = lead_option(candidates, blocks)
+    if lead is None:
+        return REFUSAL
+    chosen = [lead, *following(lead, candidates, blocks)]
+    sentences: list[str] = []
+    budget = MAX_WORDS
+    for number, option in enumerate(chosen):
+        text = render(option.statement, blocks[option.block])
+        if number and len(text.split()) > budget:
+            break
+        if number == 0 and analysis.answer_type == "yes_no":
+            opener = yes_no_opener(question, text)
+            text = f"{opener}{text[0].lower()}{text[1:]}" if opener and not text[:2].isupper() else f"{opener}{text}"
+        budget -= len(text.split())
+        sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
+    return " ".join(sentences)

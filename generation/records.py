@@ -1,0 +1,105 @@
+"""Answers from patient records: one patient's list complete, several patients each named, never a mix.
+
+A record block is a patient's record of one kind (Conditions, Medications, Allergies and intolerances,
+Encounters, Demographics), every line an item. So:
+- "What conditions does pat-0045 have?" lists every condition of that record and says how many;
+- a name two patients share is said so, and each patient is answered with their id;
+- "Which patients have atrial fibrillation?" names each patient whose record has it, with the item.
+Only the patients of the blocks given are ever named, each with their own record's citation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from core.types import Evidence
+from language.analysis import QuestionAnalysis
+from language.passages import statements
+from language.question import content_terms
+from language.words import words
+
+# What users call each kind of record entry, by the record's section name.
+KINDS = {
+    "Conditions": ("condition", "conditions", "diagnosis", "diagnoses", "illness", "illnesses", "problems", "disease"),
+    "Medications": ("medication", "medications", "medicine", "medicines", "drug", "drugs", "tablets", "prescribed"),
+    "Allergies and intolerances": ("allergy", "allergies", "allergic", "intolerance", "intolerances", "reaction"),
+    "Encounters": ("encounter", "encounters", "visit", "visits", "appointment", "appointments", "admission", "seen"),
+}
+_TAKING_RE = re.compile(r"\b(is|are|was|were|'s) (\w+ ){0,3}on\b|\b(taking|takes|take)\b", re.I)  # "what's Lucy on?"
+
+
+def kind_asked(question: str, analysis: QuestionAnalysis) -> str | None:
+    """The record section the question asks about, from its words ("what's she on?" -> Medications)."""
+    asked = set(re.findall(r"[a-z]+", question.lower())) | ({analysis.list_of} if analysis.list_of else set())
+    for section, names in KINDS.items():
+        if asked & set(names):
+            return section
+    return "Medications" if _TAKING_RE.search(question) else None
+
+
+def _items(block: Evidence) -> list[str]:
+    items = [s.text.rstrip(";.") for s in statements(block.text) if s.marker in ("-", "•", "*")]
+    return items
+
+
+def _who(block: Evidence) -> str:
+    name, pid = block.metadata.get("patient_name") or "", block.metadata.get("patient_id") or ""
+    return f"{name} ({pid})" if name else pid
+
+
+def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
+    """Every item of the asked kind for each patient of the blocks, one sentence per patient."""
+    kind = kind_asked(question, analysis)
+    by_patient: dict[str, list[int]] = defaultdict(list)
+    for index, block in enumerate(blocks):
+        if block.authority == "record" and (kind is None or block.section == kind):
+            by_patient[str(block.metadata.get("patient_id"))].append(index)
+    sentences = []
+    names = [blocks[indexes[0]].metadata.get("patient_name") for indexes in by_patient.values()]
+    if len(by_patient) > 1 and len(set(names)) == 1 and names[0]:
+        ids = " and ".join(str(blocks[i[0]].metadata.get("patient_id")) for i in by_patient.values())
+        sources = "".join(f" [Source {i[0] + 1}]" for i in by_patient.values())
+        sentences.append(f"Two patients are named {names[0]}: {ids}{sources}.")
+    for indexes in by_patient.values():
+        for index in indexes:
+            block, items = blocks[index], _items(blocks[index])
+            what = block.section.lower()
+            if items:
+                listed = "; ".join(items)
+                count = f"{len(items)} recorded {what}" if len(items) > 1 else f"one recorded entry under {what}"
+                sentences.append(f"{_who(block)} has {count}: {listed} [Source {index + 1}].")
+            elif kind is None and block.text:
+                first = next((s.text for s in statements(block.text) if not s.heading), block.text)
+                sentences.append(f"{first.rstrip('.')} [Source {index + 1}].")
+    return sentences
+
+
+def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
+    """For "which patients have X": each patient whose record of the asked kind has an item about X, with that
+    item, once per patient (a condition's record before the encounters that mention it)."""
+    wanted = content_terms(question) - {"patient", "patients", "record", "records"}
+    kind = kind_asked(question, analysis)
+    found, named = [], set()
+    for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
+        patient = block.metadata.get("patient_id")
+        if block.authority != "record" or patient in named or (kind and block.section != kind):
+            continue
+        matching = [item for item in _items(block) if wanted & set(words(item))]
+        if matching:
+            named.add(patient)
+            found.append(f"{_who(block)}: {'; '.join(matching)} [Source {index + 1}]")
+    if not found:
+        return []
+    return [f"{len(found)} patient{'s' if len(found) > 1 else ''} in the records: " + "; ".join(found) + "."]
+
+
+def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
+    """The answer's sentences from patient records; empty when the blocks are not records."""
+    if not any(b.authority == "record" for b in blocks):
+        return []
+    if analysis.across_patients:
+        return patients_with(question, analysis, blocks)
+    if analysis.answer_type in ("list", "explanation") or kind_asked(question, analysis):
+        return one_patient_each(question, analysis, blocks)
+    return []

@@ -1,0 +1,216 @@
+"""Question analysis: what kind of answer a question wants, what it is about, and where to look.
+
+Deterministic and explainable (every decision names the words that made it), so the answerer can
+lead with the right kind of fact and the output record can show why:
+
+- answer type: a deadline or period, an amount or limit, yes / no, who is responsible, a
+  definition, a list of items, a procedure, a comparison, or an explanation;
+- scope named in the question: an instrument, a provision (`46(2)(c)`), a patient (id or NHS
+  number; names are matched against the index by retrieval), a policy variant;
+- the domain the question belongs to (governance, insurance wording, patient records), so that an
+  insurance clause never answers a data-protection question by sharing the word "fee";
+- personal medical advice, recognised by meaning: a person asking what to take, stop or do about
+  their own symptoms or treatment. Questions about one's rights over one's records are in scope.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from language.references import NHS_NUMBER_RE, instrument_named, parse_references
+
+AnswerType = Literal[
+    "deadline", "amount", "yes_no", "who", "definition", "list", "procedure", "comparison", "explanation"
+]
+Domain = Literal["governance", "insurance", "records"]
+
+
+@dataclass(frozen=True)
+class QuestionAnalysis:
+    answer_type: AnswerType
+    because: str  # the words that decided the answer type
+    instrument: str | None = None  # gdpr, ehds, caldicott, ndg
+    provisions: list[str] = field(default_factory=list)  # "46(2)(c)", "principle 2"
+    patient_ids: list[str] = field(default_factory=list)
+    nhs_numbers: list[str] = field(default_factory=list)
+    variant: str | None = None  # individual / group, when a policy variant is named
+    domain: Domain | None = None
+    medical_advice: bool = False
+    list_of: str | None = None  # what a list question lists: conditions, medications, exclusions ...
+    across_patients: bool = False  # "which patients have X": every patient's record is a candidate
+
+
+# Ordered: the first rule that matches the question sentence decides. Each is (answer type, pattern).
+_RULES: list[tuple[AnswerType, str]] = [
+    ("comparison", r"\b(differ(ence|ent|s)?|compare[ds]?|comparison|versus|vs\.?|same as|unlike)\b"),
+    (
+        "yes_no",
+        r"(^\s*|[,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
+        r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|patients?|[a-z]+s)\b",
+    ),
+    (
+        "deadline",
+        r"\b(how (long|quickly|soon|fast|often)|how much (notice|time)|by when|until when|by what date"
+        r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
+        r"|deadline|time limit"
+        r"|within (how many|what)|how many (hours|days|weeks|months|years)"
+        r"|when (must|do|does|should|will|can|could) .{0,60}\b(report|notify|tell|inform|respond|reply|decide|start"
+        r"|apply|begin|pay|paid|settle|settled|expire|end|get|have|claim|use)\b|waiting period|grace period)",
+    ),
+    (
+        "list",
+        r"\b(which|what|any) (\w+[ -]){0,2}(conditions?|medications?|medicines?|drugs?|allergies|allergy"
+        r"|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
+        r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments)\b|\blist\b"
+        r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
+        r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
+        r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover)\b",
+    ),
+    (
+        "amount",
+        r"\b(how much|how big|how high|how many|maximum|minimum|limit|cap|ceiling|fines?|fees?|charge[ds]?"
+        r"|cost|costs|price|percentage|per ?cent|%|amount|sum insured|co-?pay\w*|sub-?limits?|room rent)\b",
+    ),
+    (
+        "definition",
+        r"\b(what (is|are) (meant by|the meaning of)|what does .{1,60} (mean|oblige|require|provide|say|cover)\b"
+        r"|meaning of|definition of|define|defined|what counts as|what (is|are) (an? |the )?[\w' -]{1,50}\?$)",
+    ),
+    (
+        "who",
+        r"^\s*(who|whom|whose)\b|\b(which|what) (body|bodies|authority|authorities|organisation|organization"
+        r"|person|people|entity|role)\b|\bwho (is|are|must|has|should)\b|\btowards whom\b",
+    ),
+    (
+        "procedure",
+        r"\bhow (do|can|should|would|could) (i|we|you|they|a|an|the|my|our)\b|\b(steps|process|procedure)\b"
+        r"|\bwalk me through\b|\bwhat should (happen|it|we|they|the system)\b",
+    ),
+]
+_TYPE_RULES = [(answer_type, re.compile(pattern, re.I)) for answer_type, pattern in _RULES]
+_QUESTION_SENTENCE_RE = re.compile(r"[^.?!]*\?")
+
+_LIST_OF_RE = re.compile(
+    r"\b(conditions?|medications?|medicines?|drugs?|allergies|allergy|encounters?|exclusions?|documents?"
+    r"|categories|purposes|safeguards|rights|items|information|illnesses|diseases|tasks)\b|\bon\b(?=\?)",
+    re.I,
+)
+# Words only insurance wordings use decide alone; words other texts use too ("claim", "cover") need a second cue.
+_INSURANCE_RE = re.compile(
+    r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre-?existing"
+    r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield)\b",
+    re.I,
+)
+_INSURANCE_WEAK_RE = re.compile(
+    r"\b(claims?|cover(ed|age)?|policy|reimburse\w*|hospitali[sz]\w*|maternity|cataract|day care|ambulance"
+    r"|surgery|operation|treatment|hospital bill|pay(s|out)?)\b",
+    re.I,
+)
+_RECORDS_RE = re.compile(r"\b(pat-\d{3,}|nhs number)\b", re.I)
+_ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpatients? (on|with|taking|who)\b", re.I)
+# "which patients get a follow-up?" in a question about an algorithm, a law or a duty is not about the records
+_GOVERNANCE_RE = re.compile(
+    r"\b(gdpr|ehds|caldicott|laws?|legal|lawful|regulation|article|controller|processor|consent|algorithms?"
+    r"|automated|automatically|decisions?|obliged|allowed|rights?|trust|organisation|data protection|privacy)\b",
+    re.I,
+)
+# "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not
+_WHO_HAS_RE = re.compile(r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b)", re.I)
+_PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
+_VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)
+
+# Medical advice: a person asking what to take, stop or do for their own body. The treatment object is what
+# makes it advice; a question about records, data, access or consent is about rights, not treatment.
+_ADVICE_ACTION_RE = re.compile(
+    r"\b(should|can|could|may|must|do) (i|he|she|my \w+|pat-\d+) (still )?(take|stop taking|stop|start"
+    r"|increase|reduce|double|skip|keep taking|come off|switch|combine|drink|exercise|have)\b"
+    r"|\bwhat (dose|dosage|medicine|medication|treatment|tablets?|pills?|antibiotics?) (should|can|do|shall)\b"
+    r"|\bhow (much|many) .{0,30}\b(should|can|do) (i|we|he|she) (take|have|use)\b"
+    r"|\bis it (safe|ok|okay|alright|dangerous|fine) (for me |for my \w+ )?to\b"
+    r"|\bwhat should i (do|take) (about|for|with) my\b|\bdiagnose me\b|\bbest (treatment|medicine|antibiotic|drug)\b"
+    r"|\bwhich (antibiotic|medicine|drug|treatment) is (best|better)\b",
+    re.I,
+)
+_TREATMENT_RE = re.compile(
+    r"\b(dose|dosage|tablets?|pills?|medicines?|medications?|drugs?|antibiotics?|inhalers?|puffs?|injections?|insulin"
+    r"|treatment|symptoms?|pain|ache|headache|migraine|fever|rash|cough|infection|lump|swollen|swelling|bleeding|dizzy"
+    r"|stop taking|keep taking|start taking|come off|surgery|operation|alcohol|exercise|diet)\b",
+    re.I,
+)
+_TAKING_RE = re.compile(r"\b(take|taking|come off|dose|dosage)\b", re.I)
+_RIGHTS_OBJECT_RE = re.compile(
+    r"\b(records?|data|information|notes|access(ing|ed)?|consent|cop(y|ies)|share|sharing|shared|privacy|portal|app"
+    r"|summary|prescriptions? (data|records?)|ehr|ehds|gdpr|opt[- ]?out|rights?|delete|erase|correct)\b",
+    re.I,
+)
+
+
+def question_sentence(question: str) -> str:
+    """The sentence that asks (the last one ending with '?'); a preamble only sets the scene."""
+    asked = _QUESTION_SENTENCE_RE.findall(question)
+    return asked[-1].strip(" -:") if asked else question.strip()
+
+
+def answer_type_of(question: str) -> tuple[AnswerType, str]:
+    """The kind of answer a question wants and the words that say so: the asking sentence decides, the whole
+    question when that sentence says nothing."""
+    for text in (question_sentence(question), question):
+        for answer_type, pattern in _TYPE_RULES:
+            if match := pattern.search(text):
+                return answer_type, match.group(0).strip()
+    return "explanation", ""
+
+
+def is_medical_advice(question: str) -> bool:
+    """A person asking what to take, stop or do about their own symptoms or treatment: taking something is
+    treatment in itself; other actions (stop, wait, exercise) need a treatment or symptom word. A question
+    about records, data, access or consent is about rights, and one about a policy's cover is about the
+    wording: neither is advice."""
+    action = _ADVICE_ACTION_RE.search(question)
+    if action is None or _RIGHTS_OBJECT_RE.search(question) or domain_of(question, False) == "insurance":
+        return False
+    return bool(_TAKING_RE.search(action.group(0)) or _TREATMENT_RE.search(question))
+
+
+def domain_of(question: str, patient_named: bool) -> Domain | None:
+    """Where a question belongs when it names no collection; None when nothing in it says."""
+    if patient_named or _RECORDS_RE.search(question) or across_patients(question):
+        return "records"
+    if _INSURANCE_RE.search(question) or len(_INSURANCE_WEAK_RE.findall(question)) >= 2:
+        return "insurance"
+    return None
+
+
+def across_patients(question: str) -> bool:
+    """Asked of every patient's record ("which patients take warfarin?"), not of a person's rights over one
+    or of a duty towards patients ("can patients insist a human decides which patients get a follow-up?")."""
+    if _GOVERNANCE_RE.search(question) or _RIGHTS_OBJECT_RE.search(question):
+        return False
+    return bool(_ACROSS_PATIENTS_RE.search(question) or _WHO_HAS_RE.search(question))
+
+
+def analyse(question: str) -> QuestionAnalysis:
+    answer_type, because = answer_type_of(question)
+    patient_ids = sorted({m.lower() for m in _PATIENT_ID_RE.findall(question)})
+    nhs_numbers = sorted({"".join(m) for m in NHS_NUMBER_RE.findall(question)})
+    provisions = []
+    for ref in parse_references(question):
+        path = ref.path[0] + "".join(f"({p})" for p in ref.path[1:])
+        provisions.append(path if ref.kind == "ref" else f"{ref.kind} {path}")
+    variant = _VARIANT_RE.search(question)
+    list_of = _LIST_OF_RE.search(question) if answer_type == "list" else None
+    return QuestionAnalysis(
+        answer_type=answer_type,
+        because=because,
+        instrument=instrument_named(question),
+        provisions=provisions,
+        patient_ids=patient_ids,
+        nhs_numbers=nhs_numbers,
+        variant=variant.group(1).lower() if variant else None,
+        domain=domain_of(question, bool(patient_ids or nhs_numbers)),
+        medical_advice=is_medical_advice(question),
+        list_of=("medications" if list_of.group(0).lower() == "on" else list_of.group(0).lower()) if list_of else None,
+        across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
+    )

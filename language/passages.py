@@ -1,0 +1,114 @@
+"""A provision's text as statements an answer can quote whole: sentences, lead-ins with their points.
+
+Legal texts and policy wordings put the answer in lists: "the notification must: (a) ...; (b) ...".
+Quoting "(b) give the name ..." alone is a fragment, and quoting the lead-in alone drops the answer.
+So a lead-in ending with a colon carries its points, a point knows its lead-in, paragraph numbers
+("1.", "(15)") and point markers are kept apart from the words, and headings are marked as labels.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from language.sentences import is_heading, split_sentences
+
+POINT_RE = re.compile(r"^\s*(\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]|[-•*])\s+(?=\S)", re.I)
+_PARAGRAPH_NUMBER_RE = re.compile(r"^\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|\(\d{1,3}\))\s+(?=\S)")
+_INLINE_POINT_RE = re.compile(r"\s(?=\(?(?:[a-h]|[ivx]{1,4})[.)]\s+\S)")  # "provided that: i. X ii. Y" in one line
+_LEAD_IN_RE = re.compile(r":\s*$")
+# A title line: "Caldicott Principle 5 - Everyone with access ...", "Article 9(1) - Processing ...: prohibition" -
+# a name, a dash, a subject, and no full stop at the end.
+_TITLE_LINE_RE = re.compile(r"^[A-Z][^\n]{0,80}\s[-–—]\s[^\n]{1,120}[^.;:?!]$")
+_LABEL_RE = re.compile(r"^([A-Z][\w-]*(?: [\w-]+){0,2}):\s")  # "Scope: this is ...", "Transfer-degraded codes: where"
+# In text from PDFs a point's marker often ends the line before it ("... provided that: i.").
+_TRAILING_MARKER_RE = re.compile(r"\s(\(?(?:[ivx]{1,4}|[a-h])[.)])\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One quotable statement of a passage."""
+
+    text: str  # without a leading paragraph number or point marker
+    marker: str = ""  # the point marker, "(c)" or "ii." or "-", for a point
+    lead_in: str = ""  # for a point: the lead-in it completes
+    points: tuple[str, ...] = ()  # for a lead-in: its points, each with its marker
+    heading: bool = False
+    position: int = 0
+    label: str = ""  # the label its paragraph opens with ("Scope", "History"), lower-case
+
+    @property
+    def whole(self) -> str:
+        """The statement as an answer would quote it: a lead-in with every point, a point after its lead-in."""
+        if self.points:
+            return f"{self.text} {' '.join(self.points)}"
+        if self.lead_in:
+            return f"{self.lead_in} {self.marker} {self.text}"
+        return self.text
+
+
+def strip_number(text: str) -> str:
+    """'1. In the case of ...' -> 'In the case of ...'; '(15) ‘data concerning health’ means' -> '‘data ...'."""
+    return _PARAGRAPH_NUMBER_RE.sub("", text, count=1).strip()
+
+
+def _split_point(text: str) -> tuple[str, str]:
+    """(marker, words) of a point: "(c) standard clauses" -> ("(c)", "standard clauses"); ("", text) otherwise."""
+    match = POINT_RE.match(text)
+    return (match.group(1), text[match.end() :].strip()) if match else ("", text.strip())
+
+
+class _Builder:
+    """Collects statements, attaching each point to the open lead-in."""
+
+    def __init__(self) -> None:
+        self.out: list[Statement] = []
+        self.lead: int | None = None  # index of the open lead-in
+        self.pending = ""  # a marker that ended the previous line: it belongs to the next one
+
+    def sentence(self, text: str, line_start: bool, label: str) -> None:
+        if self.lead is not None and not self.out[self.lead].points and text[:1].islower():
+            lead_in = self.out[self.lead]  # "shall not apply if:" then "the processing ..." on the next line
+            self.out[self.lead] = Statement(**{**lead_in.__dict__, "text": f"{lead_in.text} {text}"})
+            self.lead = None
+            return
+        heading = is_heading(text) or (line_start and _TITLE_LINE_RE.match(text) is not None)
+        self.out.append(Statement(text, heading=heading, position=len(self.out), label=label))
+        self.lead = len(self.out) - 1 if _LEAD_IN_RE.search(text) else None
+
+    def point(self, marker: str, text: str) -> None:
+        lead_in = self.out[self.lead] if self.lead is not None else None
+        if lead_in is not None and self.lead is not None:
+            self.out[self.lead] = Statement(**{**lead_in.__dict__, "points": (*lead_in.points, f"{marker} {text}")})
+        self.out.append(Statement(text, marker=marker, lead_in=lead_in.text if lead_in else "", position=len(self.out)))
+
+
+def statements(text: str) -> list[Statement]:
+    """The statements of a passage, in order; each point attached to the lead-in before it. A numbered line
+    ("1.") is a point inside an open lead-in and a paragraph number otherwise."""
+    built = _Builder()
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if built.pending:
+            line, built.pending = f"{built.pending} {line}", ""
+        if trailing := _TRAILING_MARKER_RE.search(line):
+            kept = line[: trailing.start()].rstrip()
+            if _LEAD_IN_RE.search(kept) or built.lead is not None or POINT_RE.match(kept):
+                line, built.pending = kept, trailing.group(1)
+        marker, body = _split_point(line)
+        numbered = bool(_PARAGRAPH_NUMBER_RE.match(line))
+        if marker and (not numbered or built.lead is not None):
+            built.point(marker, body)
+            continue
+        label_match = _LABEL_RE.match(line)
+        label = label_match.group(1).lower() if label_match else ""
+        for index, sentence in enumerate(strip_number(s) for s in split_sentences(line)):
+            for part in _INLINE_POINT_RE.split(sentence) if built.lead is not None or ": " in sentence else [sentence]:
+                part_marker, part_body = _split_point(part)
+                if part_marker and built.lead is not None:
+                    built.point(part_marker, part_body)
+                elif part.strip():
+                    built.sentence(part.strip(), index == 0 and len(split_sentences(line)) == 1, label)
+    return built.out

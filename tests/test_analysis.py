@@ -1,0 +1,92 @@
+"""Question analysis: the kind of answer, the scope named, the domain, and medical advice by meaning."""
+
+from __future__ import annotations
+
+import pytest
+
+from language.analysis import analyse, question_sentence
+
+
+@pytest.mark.parametrize(
+    ("question", "answer_type"),
+    [
+        ("How long do I have to report a data breach?", "deadline"),
+        ("By when must we tell the regulator about a hack?", "deadline"),
+        ("How much is paid for cataract surgery on each eye?", "amount"),
+        ("What is the maximum fine for breaching Article 32?", "amount"),
+        ("Can our hospital process health data for diagnosis?", "yes_no"),
+        ("The hospital wants my passport first. Are they allowed to ask for ID?", "yes_no"),
+        ("If a participant withdraws, does that make the earlier processing unlawful?", "yes_no"),
+        ("What counts as data concerning health?", "definition"),
+        ("What does Article 46(2)(c) GDPR provide?", "definition"),
+        ("What has to go into a breach notification?", "list"),
+        ("What long-term conditions does pat-0045 have?", "list"),
+        ("What's Lucy Roberts on?", "list"),
+        ("Who enforces patients' rights under the EHDS?", "who"),
+        ("How do I get my records sent to a hospital abroad?", "procedure"),
+        ("How do the individual and group riders differ on room rent?", "comparison"),
+    ],
+)
+def test_answer_types(question, answer_type):
+    assert analyse(question).answer_type == answer_type
+
+
+def test_the_asking_sentence_decides_not_the_preamble():
+    question = "Our trust wants an algorithm to decide which patients get follow-up. Can patients insist on a human?"
+    assert question_sentence(question) == "Can patients insist on a human?"
+    assert analyse(question).answer_type == "yes_no"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What dose of metformin should I take for my type 2 diabetes?",
+        "Should I take ibuprofen or paracetamol for my migraine?",
+        "My GP put me on amlodipine and my ankles are swollen. Should I stop taking it?",
+        "Is it safe to drink alcohol with my antibiotics?",
+        "I found a lump last week. Is it okay to wait a few weeks?",
+    ],
+)
+def test_personal_medical_advice_is_recognised(question):
+    assert analyse(question).medical_advice
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I stop doctors accessing my record through the EHDS?",
+        "Can I take a copy of my health record to a new hospital?",
+        "We've asked the regulator for prior consultation. How long can they take to give us written advice?",
+        "Can I take a private room on the group rider without it cutting my claim?",
+        "Can I stop a hospital sharing my data for research?",
+    ],
+)
+def test_rights_over_records_and_policy_questions_are_not_medical_advice(question):
+    assert not analyse(question).medical_advice
+
+
+def test_scope_named_in_the_question():
+    analysis = analyse("What does Article 46(2)(c) GDPR provide?")
+    assert analysis.instrument == "gdpr" and analysis.provisions == ["46(2)(c)"]
+    record = analyse("Any allergies recorded for NHS no. 999 414 9504 or pat-0045?")
+    assert record.nhs_numbers == ["9994149504"] and record.patient_ids == ["pat-0045"] and record.domain == "records"
+    assert analyse("Is cataract surgery covered on the group rider?").variant == "group"
+    assert analyse("Is cataract surgery covered on the group rider?").domain == "insurance"
+    assert analyse("How long do I have to report a data breach?").domain is None
+
+
+@pytest.mark.parametrize(
+    ("question", "across"),
+    [
+        ("Who has atrial fibrillation?", True),
+        ("Which patients take warfarin?", True),
+        ("Who is on metformin?", True),
+        ("Any patients with asthma?", True),
+        ("Who has been looking at my health record?", False),
+        ("Who has access to my records?", False),
+        ("What conditions does pat-0045 have?", False),
+        ("Is Lucy Roberts on apixaban?", False),
+    ],
+)
+def test_questions_asked_across_every_patients_record(question, across):
+    assert analyse(question).across_patients is across

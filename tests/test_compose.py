@@ -1,0 +1,127 @@
+"""The offline answer, composed answer-first: each rule on hand-made evidence (no model: coverage scores only)."""
+
+from __future__ import annotations
+
+import re
+
+from core.types import Evidence, Scores
+from generation.compose import compose, yes_no_opener
+from generation.offline import OfflineAnswerer
+from generation.prompts import REFUSAL
+from language.coherence import fragments
+
+ART_33_1 = (
+    "1. In the case of a personal data breach, the controller must notify it to the supervisory authority "
+    "without undue delay and, where feasible, no later than 72 hours after becoming aware of it. "
+    "If the notification is not made within 72 hours, it must be accompanied by the reasons for the delay."
+)
+ART_33_3 = (
+    "3. As a minimum, the notification referred to in paragraph 1 must:\n"
+    "(a) describe the nature of the personal data breach;\n"
+    "(b) give the name and contact details of the data protection officer;\n"
+    "(c) describe the likely consequences of the personal data breach;\n"
+    "(d) describe the measures taken or proposed to address the personal data breach."
+)
+ART_46_2 = (
+    "2. The appropriate safeguards referred to in paragraph 1 may be provided for, without requiring any specific "
+    "authorisation from a supervisory authority, by:\n(a) a legally binding instrument between public authorities;\n"
+    "(b) binding corporate rules in accordance with Article 47;\n"
+    "(c) standard data protection clauses adopted by the Commission;\n"
+    "(d) standard data protection clauses adopted by a supervisory authority and approved by the Commission."
+)
+COMMENTARY = "Breaches must be reported to the regulator within 72 hours, and a log of every breach must be kept."
+WEATHER = "Brussels has a temperate maritime climate with mild summers."
+
+
+def block(text: str, citation: str, authority: str = "binding", doc: str | None = None, **extra) -> Evidence:
+    return Evidence(
+        chunk_id=citation,
+        doc_id=doc or citation.split("(")[0],
+        text=text,
+        citation=citation,
+        document=f"Doc {citation}",
+        authority=authority,
+        confidence=0.8,
+        **extra,
+    )
+
+
+def test_a_deadline_question_leads_with_the_period_in_the_source_s_words():
+    answer = compose(
+        "How long do we have to report a personal data breach?", [block(ART_33_1, "GDPR Art. 33(1)")], None
+    )
+    first = answer.split(" [Source 1]")[0]
+    assert "no later than 72 hours after becoming aware of it" in first and not first.startswith("1.")
+    assert fragments(answer) == []
+
+
+def test_a_list_question_gets_every_point_of_the_lead_in():
+    answer = compose(
+        "What must a breach notification to the supervisory authority contain?",
+        [block(ART_33_3, "GDPR Art. 33(3)"), block(WEATHER, "Other", authority="commentary")],
+        None,
+    )
+    assert answer.startswith("As a minimum, the notification")
+    for point in (
+        "(a) describe the nature",
+        "(b) give the name",
+        "(c) describe the likely",
+        "(d) describe the measures",
+    ):
+        assert point in answer
+    assert WEATHER not in answer and answer.count("[Source 1]") == 1 and fragments(answer) == []
+
+
+def test_a_named_point_is_quoted_from_that_point_after_its_lead_in():
+    evidence = block(ART_46_2, "GDPR Art. 46(2)", scores=Scores(reference_match=True))
+    answer = compose("What does Article 46(2)(c) GDPR provide?", [evidence], None)
+    assert "(c) standard data protection clauses adopted by the Commission" in answer
+    assert "(d)" not in answer and answer.startswith("The appropriate safeguards")
+
+
+def test_the_binding_provision_leads_when_commentary_says_the_same():
+    blocks = [block(COMMENTARY, "Commentary: breaches", authority="commentary"), block(ART_33_1, "GDPR Art. 33(1)")]
+    answer = compose("How quickly must a personal data breach be reported to the supervisory authority?", blocks, None)
+    assert answer.startswith("In the case of a personal data breach") and "[Source 2]" in answer.split(". ")[0] + "."
+    assert "log of every breach" not in answer  # nothing from a provision that does not bear on the question
+
+
+def test_statements_never_start_with_a_marker_a_number_or_a_heading():
+    heading = "Article 33 - Notification of a personal data breach\n\n" + ART_33_1
+    answer = compose("When must a controller notify a personal data breach?", [block(heading, "GDPR Art. 33")], None)
+    assert not answer.startswith(("Article 33", "1.")) and fragments(answer) == []
+
+
+def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
+    exempt = (
+        "This Regulation does not apply to the processing of personal data by a natural person in a household activity."
+    )
+    assert yes_no_opener("Does the GDPR apply to my family spreadsheet?", exempt) == "No: "
+    assert yes_no_opener("Can the insurer refuse the claim?", "The insurer may refuse a claim filed late.") == "Yes: "
+    conditional = "The controller may charge a reasonable fee unless the request is the first one."
+    assert yes_no_opener("Can the hospital charge a fee?", conditional) == "Yes, subject to conditions: "
+    assert yes_no_opener("Can I see who looked at my record?", "Access logs shall be kept for three years.") == ""
+    answer = compose("Does the GDPR apply to a household activity?", [block(exempt, "GDPR Art. 2(2)")], None)
+    assert answer.startswith("No: this Regulation does not apply")
+
+
+def test_refuses_when_nothing_supports_the_question():
+    assert (
+        compose("What is the boiling point of mercury in kelvin?", [block(ART_33_1, "GDPR Art. 33(1)")], None)
+        == REFUSAL
+    )
+    assert compose("Anything at all?", [], None) == REFUSAL
+
+
+def test_every_statement_is_the_source_s_words_with_its_citation():
+    blocks = [block(ART_33_1, "GDPR Art. 33(1)"), block(ART_33_3, "GDPR Art. 33(3)")]
+    answer = compose("What must the controller do after a personal data breach, and how fast?", blocks, None)
+    for sentence, number in re.findall(r"(?:^|\] )(.+?) \[Source (\d+)\]", answer):
+        words = re.sub(r"^(Yes|No)[^:]*: ", "", sentence).rstrip(".").split()[:6]
+        assert " ".join(words).lower() in blocks[int(number) - 1].text.lower()
+
+
+def test_the_stream_joins_back_to_the_composed_answer():
+    blocks = [block(ART_33_1, "GDPR Art. 33(1)")]
+    question = "How long do we have to report a breach?"
+    assert "".join(OfflineAnswerer().stream(question, blocks)) == compose(question, blocks, None)

@@ -1,0 +1,66 @@
+"""Provision text read as statements: lead-ins keep their points, points know their lead-in, labels apart."""
+
+from __future__ import annotations
+
+from language.passages import statements, strip_number
+
+ART_33_3 = (
+    "3. As a minimum, the notification referred to in paragraph 1 must:\n"
+    "(a) describe the nature of the personal data breach;\n"
+    "(b) give the name and contact details of the data protection officer;\n"
+    "(c) describe the likely consequences of the personal data breach;\n"
+    "(d) describe the measures taken or proposed."
+)
+DONOR = (
+    "The Company shall pay for an organ donor, provided that: i.\n"
+    "The donation conforms to the Transplantation of Human Organs Act 1994 ii.\n"
+    "The organ is used for an Insured Person iii.\nThe donor is an in-patient in a Hospital.\n"
+    "Claims must be filed within 30 days."
+)
+PRINCIPLE = (
+    "Caldicott Principle 2 - Use confidential information only when it is necessary\n\n"
+    "Confidential information should be included only where it is necessary. Alternatives should be used.\n\n"
+    "Scope: this is one of the eight Caldicott Principles. The principles apply to health and adult social care."
+)
+
+
+def test_a_lead_in_carries_every_point_and_each_point_its_lead_in():
+    lead, *points = statements(ART_33_3)
+    assert lead.text == "As a minimum, the notification referred to in paragraph 1 must:" and len(lead.points) == 4
+    assert [p.marker for p in points] == ["(a)", "(b)", "(c)", "(d)"]
+    assert all(p.lead_in == lead.text for p in points)
+    assert points[1].whole.startswith("As a minimum") and "(b) give the name" in points[1].whole
+
+
+def test_pdf_points_whose_marker_ends_the_line_before():
+    lead, *rest = statements(DONOR)
+    assert lead.text.endswith("provided that:") and [p.split()[0] for p in lead.points] == ["i.", "ii.", "iii."]
+    assert rest[-1].text == "Claims must be filed within 30 days." and not rest[-1].lead_in
+
+
+def test_a_lead_in_continued_on_the_next_line_without_a_marker_is_one_statement():
+    [heading, rule] = statements(
+        "Article 9(2)(e) - Special categories: data made public\n\n"
+        "Paragraph 1 shall not apply if:\nthe processing relates to personal data manifestly made public."
+    )
+    assert heading.heading and rule.text.endswith("if: the processing relates to personal data manifestly made public.")
+
+
+def test_titles_are_headings_and_paragraph_labels_are_kept():
+    parsed = statements(PRINCIPLE)
+    assert parsed[0].heading and not parsed[1].heading
+    assert [s.label for s in parsed[1:]] == ["", "", "scope", "scope"]
+
+
+def test_paragraph_numbers_are_stripped_but_numbered_points_inside_a_list_are_points():
+    assert strip_number("1. In the case of a breach") == "In the case of a breach"
+    assert strip_number("(15) ‘data concerning health’ means") == "‘data concerning health’ means"
+    lead, first, second = statements("Cover applies if:\n1. the insured is admitted;\n2. a doctor advises it.")
+    assert first.marker == "1." and second.lead_in == lead.text
+
+
+def test_bullets_of_a_record_are_points_of_its_header():
+    header, *items = statements(
+        "Conditions of Patient pat-0045, Mateusz Da Silva:\n- Hypothyroidism, Active\n- Osteoarthritis, Active"
+    )
+    assert len(header.points) == 2 and [i.text for i in items] == ["Hypothyroidism, Active", "Osteoarthritis, Active"]
