@@ -400,9 +400,10 @@ def test_removing_an_injected_tail_keeps_the_clean_fact_of_the_same_clause(embed
     poisoned = generate_answer(
         ACCESS_QUESTION, [access_clause(tail)], OfflineAnswerer(embedder.embed_documents), Sanitiser()
     )
-    assert "level 2 certificate" in clean.answer
-    assert poisoned.status == "answered" and "level 2 certificate" in poisoned.answer, poisoned.answer
-    assert "14 days" not in poisoned.answer and "instructions" not in poisoned.answer
+    assert clean.answer.startswith(CERTIFICATE)  # the clean copy leads with its own fact
+    # the poisoned copy answers exactly as the clean one: the fact leads, nothing of the tail remains
+    assert poisoned.status == "answered" and poisoned.answer == clean.answer, poisoned.answer
+    assert not any(word in poisoned.answer for word in ("instructions", "assistant", "no certificate", "citations"))
 
 
 @pytest.mark.parametrize(
