@@ -184,19 +184,27 @@ def serve(args: argparse.Namespace, resources: Resources) -> int:
 
 def keys(args: argparse.Namespace, resources: Resources) -> int:
     """Create, list and revoke API keys; a new key is printed once, to this terminal only."""
-    from db.keys import KeyStore
+    from db.keys import KeyStore, shown
 
     store = KeyStore(resources.settings.keys_path)
     try:
         if args.action == "create":
             scopes = ["admin", "read"] if args.admin else ["read"]
-            plain, key = store.create(args.name, scopes, args.expires_days, args.rate_per_minute, args.budget)
+            try:
+                plain, key = store.create(
+                    args.name, scopes, args.expires_days, args.rate_per_minute, args.budget, args.tenant
+                )
+            except ValueError as error:
+                raise UsageError(str(error)) from None
             print(plain)
-            console.print(f"key id {key.key_id}, scopes {', '.join(key.scopes)}; store it now: it is not shown again")
+            console.print(
+                f"key id {key.key_id}, scopes {', '.join(key.scopes)}, tenant {key.tenant}; "
+                "store it now: it is not shown again"
+            )
         elif args.action == "list":
             for key in store.list():
                 state = "revoked" if key.revoked_at else f"expires {key.expires_at}" if key.expires_at else "active"
-                print(f"{key.key_id}  {key.name}  {','.join(key.scopes)}  {state}")
+                print(f"{key.key_id}  {shown(key.name)}  {','.join(key.scopes)}  tenant {key.tenant}  {state}")
         elif args.action == "revoke":
             if not args.key_id or not store.revoke(args.key_id):
                 console.print(f"[red]error:[/red] no active key with id {args.key_id!r}")

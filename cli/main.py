@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--expires-days", type=float, help="the key expires after this many days")
     p.add_argument("--rate-per-minute", type=int, help="requests per minute (default: POLICYRAG_KEY_RATE_PER_MINUTE)")
     p.add_argument("--budget", type=float, help="token-bucket capacity in credits")
+    p.add_argument("--tenant", default="default", help="whose semantic cache the key's answers share")
     p.set_defaults(command_name="keys")
     return parser
 

@@ -24,13 +24,22 @@ RetrievalMode = Literal["dense", "sparse", "hybrid", "rerank"]
 
 QUESTION_MAX_CHARS = 2000
 COLLECTION_MAX_CHARS = 64
+FILTER_VALUE_MAX_CHARS = 200  # the longest document id or payload value a filter may name
+FILTER_MAX_VALUES = 50
+FILTER_MAX_KEYS = 16
 
 # Filter keys are payload field names (a leading "!" negates): anything else is not a valid path
-# for Qdrant. Integers must fit Qdrant's 64-bit integers.
+# for Qdrant. Integers must fit Qdrant's 64-bit integers; strings and lists are as bounded as questions.
 FilterKey = Annotated[
     str, StringConstraints(pattern=r"^!?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$", max_length=64)
 ]
-FilterValue = str | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)] | bool | list[str]
+FilterText = Annotated[str, StringConstraints(max_length=FILTER_VALUE_MAX_CHARS)]
+FilterValue = (
+    FilterText
+    | Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+    | bool
+    | Annotated[list[FilterText], Field(max_length=FILTER_MAX_VALUES)]
+)
 Filters = dict[FilterKey, FilterValue]
 
 
@@ -47,7 +56,7 @@ QuestionText = Annotated[str, AfterValidator(_not_blank)]
 class Question(BaseModel):
     """A question in plain words."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     question: QuestionText = Field(
         min_length=1, max_length=QUESTION_MAX_CHARS, description="The question, in plain words."
@@ -55,10 +64,16 @@ class Question(BaseModel):
 
 
 class SearchScope(BaseModel):
-    """Where to look and how widely: the options any caller may set per question."""
+    """Where to look and how widely: the options any caller may set per question.
+
+    Strict: "5" is not a top_k nor "no" a boolean, wherever the options come from."""
+
+    model_config = ConfigDict(strict=True)
 
     collection: str | None = Field(None, max_length=COLLECTION_MAX_CHARS, description="Search only this collection.")
-    filters: Filters = Field(default_factory=dict, description='Payload filters, e.g. {"jurisdiction": "EU"}.')
+    filters: Filters = Field(
+        default_factory=dict, max_length=FILTER_MAX_KEYS, description='Payload filters, e.g. {"jurisdiction": "EU"}.'
+    )
     top_k: int | None = Field(
         None, ge=1, le=50, description="Chunks retrieved per question; unset uses POLICYRAG_TOP_K."
     )
@@ -83,6 +98,9 @@ class RunContext(SearchScope):
     llm_grader: bool = Field(False, description="Also ask the configured chat model whether each chunk is relevant.")
     retrieval_mode: RetrievalMode = Field(
         "hybrid", description="Candidate order: dense, sparse, hybrid (RRF) or rerank."
+    )
+    tenant: str = Field(
+        "default", description="Whose web-search cache the run uses (the service sets it from the caller's key)."
     )
 
     def k(self, settings: Settings) -> int:

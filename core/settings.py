@@ -113,7 +113,9 @@ class Settings(BaseSettings):
     anonymous_read: bool = Field(True, description="Allow read requests without an API key (local use).")
     cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (none by default).")
     max_body_bytes: int = Field(65536, ge=1024, description="Largest request body the service accepts.")
-    max_question_chars: int = Field(2000, ge=10, description="Longest question accepted.")
+    graph_batch_max_inputs: int = Field(
+        16, ge=1, le=1000, description="Most questions one LangServe /graph/batch call may carry."
+    )
     cache_threshold: float = Field(
         0.95, ge=0.5, le=1.0, description="Cosine at which a question reuses a cached answer."
     )
@@ -131,6 +133,9 @@ class Settings(BaseSettings):
 
     crash_at: str = Field("", description="Testing only: the named ingest step at which the process kills itself.")
 
+    max_file_bytes: int = Field(
+        32 * 1024 * 1024, ge=1024, description="Largest file ingest reads; a larger one is skipped, named."
+    )
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
 

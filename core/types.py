@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_serializer
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_serializer
 
 Origin = Literal["local", "web", "secondary"]
+# The hard ceiling on a chunk's text and on an evidence record's (a provision of 400 long words fits;
+# a file with no spaces or no sentence ends is cut by characters rather than kept as one chunk).
+CHUNK_MAX_CHARS = 5000
 
 # How much a source binds, highest first: the enacting terms of a law or the clauses of a contract;
 # recitals (they explain, they do not bind); official guidance and standards; records (facts about a
@@ -62,7 +65,7 @@ class Chunk(BaseModel):
     collection: str
     doc_id: str
     position: int = Field(description="0-based order of the chunk inside its document.")
-    text: str
+    text: str = Field(max_length=CHUNK_MAX_CHARS)
     citation: str
     section: str = ""
     page: int | None = None
@@ -125,11 +128,21 @@ class Scores(BaseModel):
     reference_match: bool = False
 
 
+def _public_url(url: str | None) -> str:
+    """Where a source is published; a file:// URL (a path on the server, from an older index) is not shown."""
+    return "" if not url or url.lower().startswith("file:") else url
+
+
+def _bounded(text: str) -> str:
+    """At most CHUNK_MAX_CHARS: an index built before the ceiling, or a web page, cannot flood an answer."""
+    return text[:CHUNK_MAX_CHARS]
+
+
 class Evidence(BaseModel):
     """A retrieved passage with full provenance, from the local index or the web."""
 
     chunk_id: str
-    text: str
+    text: Annotated[str, AfterValidator(_bounded)]
     citation: str
     document: str = Field(description="The document title.")
     collection: str = ""
@@ -175,7 +188,7 @@ class Evidence(BaseModel):
         return cls(
             **fields,
             document=payload.get("title", ""),
-            url=payload.get("source_url") or "",
+            url=_public_url(payload.get("source_url")),
             authority=payload.get("authority")
             or authority_of(str(payload.get("document_type", "")), payload.get("kind")),
             effective_from=str(payload.get("effective_from", "")),

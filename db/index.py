@@ -83,6 +83,11 @@ class Backend(ABC):
     def collect_garbage(self) -> list[str]:
         """Remove unpublished and old generations nobody reads; returns what was removed."""
 
+    @abstractmethod
+    def discard_unpublished(self) -> list[str]:
+        """Remove the generations newer than the published one (only the writer, under its lock, may call
+        this: such a generation was being built by a writer that no longer runs). Returns what was removed."""
+
     def discard(self, name: str) -> None:  # noqa: B027  (a backend with nothing to remove keeps this default)
         """Remove a generation that failed to build."""
 
@@ -167,6 +172,13 @@ class EdgeBackend(Backend):
                 continue
             if self._try_remove(self.index_dir / name):
                 removed.append(name)
+        return removed
+
+    def discard_unpublished(self) -> list[str]:
+        current = self.current()
+        removed = [name for name in self._generations() if current is None or name > current]
+        for name in removed:
+            shutil.rmtree(self.index_dir / name, ignore_errors=True)  # never published, so never read
         return removed
 
     def discard(self, name: str) -> None:

@@ -55,6 +55,13 @@ class ServerBackend(Backend):
             self.client.delete_collection(name)
         return removed
 
+    def discard_unpublished(self) -> list[str]:
+        current = self.current()
+        removed = [name for name in self._generations() if current is None or name > current]
+        for name in removed:
+            self.client.delete_collection(name)
+        return removed
+
     def discard(self, name: str) -> None:
         self.client.delete_collection(name)
 

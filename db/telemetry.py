@@ -2,7 +2,8 @@
 
 Writing telemetry never fails a request: an error (disk full, locked database) is counted, the row
 is kept in memory (bounded) and written with the next row that can be, and the answer still goes out.
-The key id is stored, never the key; question text can be kept, hashed or dropped.
+The key id is stored, never the key; question text can be kept, hashed or dropped, and what is kept
+has key patterns redacted and control characters (NUL, terminal escapes) removed before it is written.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from core.redaction import printable, redact_secrets
 
 log = logging.getLogger("policyrag.telemetry")
 MAX_PENDING = 10_000
@@ -62,6 +65,11 @@ class RequestRecord:
     node_latency: dict[str, float] | None = None
 
 
+def _clean(text: str) -> str:
+    """What a caller sent, safe to keep: no key pattern, no control character."""
+    return redact_secrets(printable(text))  # in this order: a NUL inside a key cannot hide it
+
+
 class Telemetry:
     def __init__(self, path: Path, redaction: Redaction = "none", busy_timeout_s: float = 0.5):
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -79,16 +87,17 @@ class Telemetry:
     def _question(self, text: str | None) -> str | None:
         if text is None or self.redaction == "drop":
             return None
+        text = _clean(text)
         if self.redaction == "hash":
             return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return text
 
     def _row(self, r: RequestRecord) -> tuple:
         return (
-            r.endpoint,
+            _clean(r.endpoint),
             r.key_id,
             self._question(r.question),
-            r.collection,
+            _clean(r.collection) if r.collection is not None else None,
             r.route,
             r.initial_route,
             r.confidence,

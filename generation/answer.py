@@ -9,7 +9,7 @@ from typing import Protocol
 
 from core.types import Citation, Evidence
 from generation.chat import GenerationUnavailable
-from generation.guard import Sanitiser, check_citations, is_injection
+from generation.guard import Sanitiser, before_injection, check_citations, is_injection
 from generation.prompts import GENERATION_UNAVAILABLE, REFUSAL
 from language.sentences import split_sentences
 
@@ -35,13 +35,27 @@ def is_refusal(text: str) -> bool:
     return text.strip().rstrip(".").lower() == REFUSAL.rstrip(".").lower()
 
 
+def _clean_sentences(text: str) -> list[str]:
+    return [clean for s in split_sentences(text) if (clean := before_injection(s))]
+
+
+def _clean_text(text: str) -> str:
+    """The text with each sentence cut before its instruction; lines without one are kept as they are (line
+    breaks mark points and paragraphs for the offline composer, which reads the whole text)."""
+    return "\n".join(" ".join(_clean_sentences(line)) if is_injection(line) else line for line in text.splitlines())
+
+
 def without_injections(block: Evidence) -> Evidence:
-    """Evidence with its instruction-like sentences removed (they are data, never instructions)."""
+    """Evidence with its instructions to the model removed (they are data, never instructions), from the
+    supporting sentences a chat model reads and the text the offline composer reads; a sentence keeps the clean
+    clause before its instruction, so an injected tail cannot take the clause's fact with it."""
     sentences = block.highlights or split_sentences(block.text)
-    kept = [s for s in sentences if not is_injection(s)]
-    if len(kept) == len(sentences):
+    kept = [clean for s in sentences if (clean := before_injection(s))]
+    if kept == sentences and not is_injection(block.text):
         return block
-    return block.model_copy(update={"highlights": kept or ["(text withheld: it contained instructions)"]})
+    return block.model_copy(
+        update={"highlights": kept or ["(text withheld: it contained instructions)"], "text": _clean_text(block.text)}
+    )
 
 
 def resolve(cited: list[int], blocks: list[Evidence]) -> list[Citation]:

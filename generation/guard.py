@@ -14,17 +14,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from core.redaction import REDACTED, SECRET_PATTERNS
 from generation.prompts import BOUNDARY_TAGS, REFUSAL, SYSTEM_PROMPT
 
 _TAG_RE = re.compile(r"<\s*/?\s*(" + "|".join(BOUNDARY_TAGS) + r"|system|instructions?|im_start|im_end)\b[^>]*>", re.I)
-_SECRET_PATTERNS = [
-    re.compile(r"\bgsk_[A-Za-z0-9]{16,}"),
-    re.compile(r"\btvly-[A-Za-z0-9_-]{8,}"),
-    re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
-    re.compile(r"\bprag_[A-Za-z0-9_-]{16,}"),
-    re.compile(r"\b(?:api[_-]?key|secret|password|token)\s*[:=]\s*\S{8,}", re.I),
-    re.compile(r"\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET)\s*=\s*\S+"),
-]
 INJECTION_RE = re.compile(
     r"\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules|prompt|guidelines)\b"
     r"|\byou are now\b|\bfrom now on,? you\b|\bact as (if you|an? (ai|assistant|chatbot|unfiltered|different|new))\b"
@@ -55,6 +48,26 @@ def neutralise(text: str) -> str:
 def is_injection(sentence: str) -> bool:
     """Reads as an instruction aimed at the model rather than as content."""
     return bool(INJECTION_RE.search(sentence))
+
+
+# Where a clause ends inside a sentence: a full stop or semicolon (also before a lower-case word, which the
+# sentence splitter does not cut at), an opening bracket, a dash, or "and" / "but" / "so" joining a new clause.
+# A comma or colon alone is not enough: what comes before one is often a dependent clause or a label.
+_CLAUSE_BREAK_RE = re.compile(r"[.;(]|\s[-–—]\s|,?\s+(?:and|but|so)\s", re.I)
+MIN_CLEAN_WORDS = 4
+
+
+def before_injection(sentence: str) -> str:
+    """The sentence up to the clause that carries an instruction aimed at the model ('' when no whole clause
+    comes before it), so that dropping an injected tail never drops the clean fact it was attached to."""
+    match = INJECTION_RE.search(sentence)
+    if match is None:
+        return sentence
+    breaks = list(_CLAUSE_BREAK_RE.finditer(sentence, 0, match.start()))
+    head = sentence[: breaks[-1].start()].rstrip(" ,;:") if breaks else ""
+    if len(head.split()) < MIN_CLEAN_WORDS:
+        return ""
+    return head if head.endswith(("!", "?", ".")) else f"{head}."
 
 
 def _shingles(text: str, size: int) -> set[tuple[str, ...]]:
@@ -101,11 +114,11 @@ class Sanitiser:
     def _redact(self, text: str, removed: list[str]) -> str:
         for secret in self.secrets:
             if secret in text:
-                text = text.replace(secret, "[redacted]")
+                text = text.replace(secret, REDACTED)
                 removed.append("configured secret")
-        for pattern in _SECRET_PATTERNS:
+        for pattern in SECRET_PATTERNS:
             if pattern.search(text):
-                text = pattern.sub("[redacted]", text)
+                text = pattern.sub(REDACTED, text)
                 removed.append("key pattern")
         if _TAG_RE.search(text):
             text = _TAG_RE.sub("", text)

@@ -21,8 +21,15 @@ Graph = CompiledStateGraph[Any, Any, Any, Any]
 MODES: list[StreamMode] = ["updates", "custom", "values"]
 
 
+class Cancelled(Exception):
+    """Raised by an `on_event` callback to stop a run where it is: nothing after that node runs."""
+
+
 def answer(graph: Graph, question: str, context: RunContext, on_event: EventSink | None = None) -> AnswerRecord:
-    """The answer record for one question; steps and tokens go to `on_event` as they happen."""
+    """The answer record for one question; steps and tokens go to `on_event` as they happen.
+
+    `on_event` may raise Cancelled (its caller went away): the run stops at that node boundary or token
+    and the exception reaches the caller, with no record."""
     started = time.perf_counter()
     final: dict[str, Any] = {}
     events = cast(Iterator[tuple[str, Any]], graph.stream({"question": question}, context=context, stream_mode=MODES))

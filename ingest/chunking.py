@@ -1,10 +1,10 @@
-"""Turn provision-sized units into chunks of about `chunk_words` words.
+"""Turn provision-sized units into chunks of about `chunk_words` words, never over CHUNK_MAX_CHARS characters.
 
 A unit that fits is one chunk. A longer one is split recursively at the largest boundary that
-works (blank line, point such as `(a)`, line, sentence, word), packed greedily, with a small
-overlap so a sentence cut at a boundary is still found. A piece that starts at point `(c)` of
-paragraph `GDPR Art. 13(2)` is cited `GDPR Art. 13(2)(c)`; its reference tokens name every
-point it holds.
+works (blank line, point such as `(a)`, line, sentence, word, and at last plain characters for text
+with no spaces), packed greedily, with a small overlap so a sentence cut at a boundary is still
+found. A piece that starts at point `(c)` of paragraph `GDPR Art. 13(2)` is cited
+`GDPR Art. 13(2)(c)`; its reference tokens name every point it holds.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from core.types import Chunk, authority_of
+from core.types import CHUNK_MAX_CHARS, Chunk, authority_of
 from ingest.units import LoadedDocument, Unit
 from language.references import citation_tokens, identifier_tokens, provision_tokens
 
@@ -33,6 +33,11 @@ def _word_count(text: str) -> int:
     return len(text.split())
 
 
+def _fits(text: str, max_words: int) -> bool:
+    """Within the word target and the character ceiling (the length is checked first: it costs nothing)."""
+    return len(text) <= CHUNK_MAX_CHARS and _word_count(text) <= max_words
+
+
 def _pieces(text: str, level: int) -> list[str]:
     separator = _SEPARATORS[level]
     if separator is None:
@@ -41,11 +46,13 @@ def _pieces(text: str, level: int) -> list[str]:
 
 
 def split_text(text: str, max_words: int, overlap_words: int, level: int = 0) -> list[str]:
-    """Pieces of at most about max_words words, split at the largest boundary that works."""
-    if _word_count(text) <= max_words:
-        return [text.strip()]
-    if level >= len(_SEPARATORS):
-        return [text.strip()]
+    """Pieces of at most about max_words words and at most CHUNK_MAX_CHARS characters, split at the
+    largest boundary that works."""
+    text = text.strip()
+    if _fits(text, max_words):
+        return [text]
+    if level >= len(_SEPARATORS):  # one "word" over the ceiling: nothing left to split at but characters
+        return [text[start : start + CHUNK_MAX_CHARS] for start in range(0, len(text), CHUNK_MAX_CHARS)]
     pieces = _pieces(text, level)
     if len(pieces) <= 1:
         return split_text(text, max_words, overlap_words, level + 1)
@@ -53,15 +60,17 @@ def split_text(text: str, max_words: int, overlap_words: int, level: int = 0) ->
     out: list[str] = []
     current: list[str] = []
     for piece in pieces:
-        if _word_count(piece) > max_words:
+        if not _fits(piece, max_words):
             if current:
                 out.append(joiner.join(current))
                 current = []
             out.extend(split_text(piece, max_words, overlap_words, level + 1))
             continue
-        if current and _word_count(joiner.join([*current, piece])) > max_words:
+        if current and not _fits(joiner.join([*current, piece]), max_words):
             out.append(joiner.join(current))
             current = _overlap_tail(current, overlap_words)
+            while current and not _fits(joiner.join([*current, piece]), max_words):
+                current.pop(0)  # an overlap of long pieces gives way to the next piece
         current.append(piece)
     if current:
         out.append(joiner.join(current))

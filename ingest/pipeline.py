@@ -114,6 +114,7 @@ def ingest(
         _validate_collection(job.collection)
     command = "policyrag ingest " + " ".join(str(p) for p in paths)
     with writer_lock(settings.index_dir, command):
+        backend.discard_unpublished()  # what a writer killed before publishing left behind
         known = catalog.documents()
         records: list[DocumentRecord] = []
         seen: set[tuple[str, str]] = set()
@@ -124,6 +125,7 @@ def ingest(
             if progress:
                 progress("load", number, len(jobs))
             try:
+                _check_size(job.path, settings.max_file_bytes)
                 print_ = fingerprint(job.path, defaults)
                 if key in known and known[key].fingerprint == print_ and not rebuild:
                     report.unchanged.append(label)
@@ -168,6 +170,17 @@ def ingest(
             report.generation = build_generation(catalog, backend, embedder, crash_at=settings.crash_at)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _check_size(path: Path, limit: int) -> None:
+    """A file over the per-file limit is refused before it is read (its size bounds what ingest holds)."""
+    size = path.stat().st_size
+    if size > limit:
+        raise LoaderError(f"{path}: {_size(size)}, over the {_size(limit)} file-size limit (POLICYRAG_MAX_FILE_BYTES)")
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n / 1024:.1f} KB"
 
 
 def _is_within(path: Path, folder: Path) -> bool:

@@ -56,7 +56,7 @@ class Sidecar(BaseModel):
     document_type: DocumentType
     version: str = Field(min_length=1)
     effective_from: date
-    source_url: AnyUrl
+    source_url: AnyUrl | None = Field(None, description="Where the text is published; none for a local file.")
     citation: str = Field(min_length=1)
     content_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     hierarchy_rank: int = Field(ge=1, le=4)

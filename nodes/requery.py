@@ -44,7 +44,7 @@ def requery(state: GraphState, runtime: Runtime[RunContext], services: Services)
     new_web: list[Evidence] = []
     if not state.get("web_ran") and context.allow_web:
         new_web, provider, attempts = graded_web_evidence(
-            question, services.web, services.resources.embedder, incorrect
+            question, services.web, services.resources.embedder, incorrect, context.tenant
         )
         update.update({"web_ran": True, "web_provider": provider, "web_attempts": attempts})
     known_web = {e.chunk_id for e in state.get("web_evidence") or []}

@@ -1,8 +1,10 @@
 """Web search for the corrective path: Tavily, then DuckDuckGo, then the offline commentary collection.
 
 A provider that fails or is slower than the timeout is skipped (and rested for a while), with the
-reason recorded. Results are cached by normalised query for a TTL. Queries are expanded from the
-jargon table first. Web evidence always carries its origin, URL, retrieval time and rank 4.
+reason recorded. Remote results are cached by tenant and normalised query for a TTL (a tenant never
+sees that another searched the same); the offline collection reads the published index and is never
+cached. Queries are expanded from the jargon table first. Web evidence always carries its origin,
+URL, retrieval time and rank 4.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ MAX_RESULTS = 5
 
 class WebProvider(Protocol):
     name: str
+    cacheable: bool  # False for a provider whose results must follow the published index
 
     def search(self, query: str, max_results: int, timeout: float) -> list[Evidence]: ...
 
@@ -60,6 +63,7 @@ def web_evidence(title: str, url: str, content: str, provider: str, score: float
 
 class TavilyProvider:
     name = "tavily"
+    cacheable = True
 
     def __init__(self, api_key: str, base_url: str | None = None):
         from tavily import TavilyClient
@@ -79,6 +83,7 @@ class TavilyProvider:
 
 class DuckDuckGoProvider:
     name = "duckduckgo"
+    cacheable = True
 
     def __init__(self, client_factory: Callable[[float], Any] | None = None):
         self.client_factory = client_factory or self._default_client
@@ -102,6 +107,7 @@ class SecondaryProvider:
     """Offline fallback: the shipped commentary collection, searched like the web."""
 
     name = "secondary"
+    cacheable = False  # a local search of the published index: cheap, and never older than the index
 
     def __init__(self, search: Callable[[str, int], list[Evidence]]):
         self._search = search
@@ -146,16 +152,16 @@ class WebSearch:
         self.cooldown_s = cooldown_s
         self.clock = clock
         # bounded: the least recently used query goes first, and every entry expires after the TTL
-        self._cache: TTLCache[str, WebResult] = TTLCache(
+        self._cache: TTLCache[tuple[str, str], WebResult] = TTLCache(
             maxsize=max(1, cache_max_entries), ttl=cache_ttl_s, timer=clock
         )
         self._resting: dict[str, float] = {}
         self._lock = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="web")
 
-    def search(self, question: str, max_results: int = MAX_RESULTS) -> WebResult:
+    def search(self, question: str, max_results: int = MAX_RESULTS, tenant: str = "default") -> WebResult:
         query = expand(question)
-        key = normalise_query(query)
+        key = (tenant, normalise_query(query))
         now = self.clock()
         with self._lock:
             result = self._cache.get(key)
@@ -212,8 +218,9 @@ class WebSearch:
                 continue
             attempts.append({"provider": provider.name, "status": "ok", "detail": f"{len(found)} results"})
             result = WebResult(found, provider.name, attempts, query)
-            with self._lock:
-                self._cache[key] = result
+            if provider.cacheable:
+                with self._lock:
+                    self._cache[key] = result
             return result
         return WebResult([], None, attempts, query)
 
@@ -257,10 +264,10 @@ def make_web_search(settings: Settings, secondary: Callable[[str, int], list[Evi
 
 
 def graded_web_evidence(
-    question: str, web: WebSearch, embedder: Embedder, floor: float
+    question: str, web: WebSearch, embedder: Embedder, floor: float, tenant: str = "default"
 ) -> tuple[list[Evidence], str | None, list[dict[str, str]]]:
     """Search the web chain, give each result a dense score, grade it like local evidence, keep the relevant ones."""
-    result = web.search(question)
+    result = web.search(question, tenant=tenant)
     evidence = result.evidence
     if evidence:
         vectors = embedder.embed_documents([question] + [f"{e.document}\n{e.text}" for e in evidence])

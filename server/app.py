@@ -10,10 +10,10 @@ from fastapi.staticfiles import StaticFiles
 
 from core.settings import Settings
 from retrieval.services import Services
+from server.admission import RequestAdmission
 from server.errors import install_error_handlers
 from server.graph_routes import mount_graph
 from server.routes import admin, insurance, query, service
-from server.security import HardeningMiddleware
 from server.state import ServiceState
 
 
@@ -33,7 +33,6 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
         lifespan=lifespan,
     )
     app.state.policyrag = state
-    app.add_middleware(HardeningMiddleware, max_body_bytes=settings.max_body_bytes)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -41,6 +40,7 @@ def create_app(settings: Settings, services: Services | None = None, anonymous_r
             allow_methods=["GET", "POST"],
             allow_headers=["X-API-Key", "Content-Type"],
         )
+    app.add_middleware(RequestAdmission, max_body_bytes=settings.max_body_bytes)  # outermost: every request
     install_error_handlers(app)
     for router in (service.router, query.router, admin.router, insurance.router):
         app.include_router(router)

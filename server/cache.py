@@ -3,7 +3,12 @@
 Two questions match when their embeddings' cosine is at or above the threshold AND they name
 exactly the same references, identifiers and numbers: "Art. 33" never answers "Art. 34", nor
 "40,000" "50,000", nor one patient another, however similar the wording. Refusals and errors are
-never stored. Bounded (least recently used first) with a time to live (cachetools).
+never stored.
+
+Entries are kept per tenant and per index generation (CacheScope): one tenant's questions never
+show in another's hits, similarities or evictions, and an answer is only ever served from the
+generation it was read from; answers of any other generation are dropped as soon as a newer one
+is asked about. Each tenant's part is bounded (least recently used first) with a time to live.
 """
 
 from __future__ import annotations
@@ -33,10 +38,19 @@ def scope_key(collection: str | None, filters: dict[str, Any] | None, extra: str
 
 
 @dataclass(frozen=True)
+class CacheScope:
+    """Where a cached answer may be served: the caller's tenant, the published generation, the run's options."""
+
+    tenant: str
+    generation: str
+    options: str
+
+
+@dataclass(frozen=True)
 class _Entry:
     vector: np.ndarray
     signature: tuple[str, ...]
-    scope: str
+    options: str
     record: AnswerRecord
 
 
@@ -53,43 +67,53 @@ class SemanticCache:
     ):
         self.embed = embed
         self.threshold = threshold
-        self._entries: TTLCache[int, _Entry] = TTLCache(maxsize=max(1, max_entries), ttl=ttl_s, timer=clock)
+        self._max_entries = max(1, max_entries)
+        self._ttl_s = ttl_s
+        self._clock = clock
+        self._parts: dict[tuple[str, str], TTLCache[int, _Entry]] = {}
         self._enabled = max_entries > 0
         self._next = 0
         self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
 
-    def lookup(self, question: str, scope: str) -> tuple[AnswerRecord | None, np.ndarray]:
+    def _part(self, scope: CacheScope) -> TTLCache[int, _Entry]:
+        """The tenant's entries for this generation; every other generation's are dropped (never servable)."""
+        for key in [key for key in self._parts if key[1] != scope.generation]:
+            del self._parts[key]
+        key = (scope.tenant, scope.generation)
+        if key not in self._parts:
+            self._parts[key] = TTLCache(maxsize=self._max_entries, ttl=self._ttl_s, timer=self._clock)
+        return self._parts[key]
+
+    def lookup(self, question: str, scope: CacheScope) -> tuple[AnswerRecord | None, np.ndarray]:
         """(cached record or None, the question's vector for a later store)."""
         vector = self.embed(question)
         signature = exact_signature(question)
         with self._lock:
-            self._entries.expire()
+            entries = self._part(scope)
+            entries.expire()
             best_id, best_score = None, -1.0
-            for entry_id, entry in self._entries.items():
-                if entry.scope != scope or entry.signature != signature:
+            for entry_id, entry in entries.items():
+                if entry.options != scope.options or entry.signature != signature:
                     continue
                 score = float(entry.vector @ vector)
                 if score >= self.threshold and score > best_score:
                     best_id, best_score = entry_id, score
             if best_id is None:
-                self.misses += 1
                 return None, vector
-            entry = self._entries[best_id]  # marks it recently used
-            self.hits += 1
+            entry = entries[best_id]  # marks it recently used
         return entry.record.model_copy(update={"cache_similarity": round(best_score, 4)}), vector
 
-    def store(self, question: str, scope: str, vector: np.ndarray, record: AnswerRecord) -> bool:
+    def store(self, question: str, scope: CacheScope, vector: np.ndarray, record: AnswerRecord) -> bool:
         """Keep an answered record; refusals, evidence-only records and errors are never cached."""
         if not self._enabled or record.status != "answered" or not record.cacheable:
             return False
         with self._lock:
-            self._entries[self._next] = _Entry(vector, exact_signature(question), scope, record)
+            self._part(scope)[self._next] = _Entry(vector, exact_signature(question), scope.options, record)
             self._next += 1
         return True
 
     def __len__(self) -> int:
         with self._lock:
-            self._entries.expire()
-            return len(self._entries)
+            for entries in self._parts.values():
+                entries.expire()
+            return sum(len(entries) for entries in self._parts.values())

@@ -24,17 +24,14 @@ def admin(who: Caller = Depends(caller)) -> Caller:
     return require(who, "admin")
 
 
-def admitted(who: Caller = Depends(reader), state: ServiceState = Depends(service)) -> Caller:
-    """A reader whose rate limit lets the request start (429 with Retry-After otherwise)."""
-    decision = state.limiter.admit(who.key_id, who.limits)
+def admit(who: Caller, state: ServiceState, requests: int = 1) -> Caller:
+    """The caller, if their rate limit lets `requests` questions start (429 with Retry-After otherwise)."""
+    decision = state.limiter.admit(who.key_id, who.limits, requests)
     if not decision.allowed:
         raise HTTPException(429, f"rate limit: {decision.reason}", headers={"Retry-After": str(decision.retry_after_s)})
     return who
 
 
-def known_collection(collection: str | None, state: ServiceState) -> None:
-    """404 for a collection the index does not hold."""
-    if collection is not None:
-        known = state.collections()
-        if collection not in known:
-            raise HTTPException(404, f"unknown collection '{collection}'; known: {', '.join(sorted(known))}")
+def admitted(who: Caller = Depends(reader), state: ServiceState = Depends(service)) -> Caller:
+    """A reader whose rate limit lets the request start."""
+    return admit(who, state)

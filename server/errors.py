@@ -11,11 +11,26 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
+from core.settings import Settings
 from db.store import StoreError
 from db.telemetry import RequestRecord
-from graph.run import WordingNotFound
+from graph.run import Cancelled, WordingNotFound
+from server.querying import CLIENT_GONE_STATUS, UnknownCollection
 
 log = logging.getLogger("policyrag.server")
+
+
+def without_server_paths(text: str, settings: Settings) -> str:
+    """A message for a reply: this machine's folders (data, models, corpus) named by their setting instead."""
+    folders = {
+        "POLICYRAG_DATA_DIR": settings.data_dir,
+        "POLICYRAG_MODELS_DIR": settings.models_dir,
+        "POLICYRAG_CORPUS_DIR": settings.corpus_dir,
+    }
+    spellings = [(str(p), name) for name, folder in folders.items() for p in {folder, folder.resolve()}]
+    for path, name in sorted(spellings, key=lambda pair: -len(pair[0])):
+        text = text.replace(path, name)
+    return text
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -44,9 +59,19 @@ def install_error_handlers(app: FastAPI) -> None:
     async def wording_not_found(request: Request, error: WordingNotFound) -> JSONResponse:
         return JSONResponse({"detail": f"{error} (GET /policies lists the wordings)"}, status_code=404)
 
+    @app.exception_handler(Cancelled)
+    async def client_went_away(request: Request, error: Cancelled) -> JSONResponse:
+        """Nobody reads this reply: the run stopped because its client disconnected."""
+        return JSONResponse({"detail": "the client went away"}, status_code=CLIENT_GONE_STATUS)
+
+    @app.exception_handler(UnknownCollection)
+    async def unknown_collection(request: Request, error: UnknownCollection) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=404)
+
     @app.exception_handler(StoreError)
     async def index_unavailable(request: Request, error: StoreError) -> JSONResponse:
-        return JSONResponse({"detail": f"the index is unavailable: {error}"}, status_code=503)
+        detail = without_server_paths(f"the index is unavailable: {error}", request.app.state.policyrag.settings)
+        return JSONResponse({"detail": detail}, status_code=503)
 
     @app.exception_handler(sqlite3.OperationalError)
     async def storage_busy(request: Request, error: sqlite3.OperationalError) -> JSONResponse:

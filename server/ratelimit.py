@@ -70,20 +70,21 @@ class RateLimiter:
             bucket.recent.popleft()
         return bucket
 
-    def admit(self, key: str, limits: Limits) -> Decision:
-        """Let a request start, or say how long to wait."""
+    def admit(self, key: str, limits: Limits, requests: int = 1) -> Decision:
+        """Let `requests` questions start (a batch counts each of its questions), or say how long to wait."""
         with self._lock:
             now = self.clock()
             bucket = self._bucket(key, limits, now)
-            if len(bucket.recent) >= limits.rate_per_minute:
-                wait = 60 - (now - bucket.recent[0])
+            if len(bucket.recent) + requests > limits.rate_per_minute:
+                wait = 60 - (now - bucket.recent[0]) if bucket.recent else 60
                 return Decision(
                     False, max(1, math.ceil(wait)), f"more than {limits.rate_per_minute} requests per minute"
                 )
-            if bucket.tokens < START_CREDIT:
-                wait = (START_CREDIT - bucket.tokens) / limits.refill_per_s
+            needed = START_CREDIT * requests
+            if bucket.tokens < needed:
+                wait = (needed - bucket.tokens) / limits.refill_per_s
                 return Decision(False, max(1, math.ceil(wait)), "credit spent; it refills over time")
-            bucket.recent.append(now)
+            bucket.recent.extend([now] * requests)
             return Decision(True)
 
     def charge(self, key: str, limits: Limits, cost: float) -> None:

@@ -6,27 +6,42 @@ contracts (core/schemas.py); the service uses them as they are.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from core.schemas import COLLECTION_MAX_CHARS, QUESTION_MAX_CHARS, Filters, Question, QuestionText, SearchScope
+from core.schemas import (
+    COLLECTION_MAX_CHARS,
+    FILTER_MAX_KEYS,
+    QUESTION_MAX_CHARS,
+    Filters,
+    Question,
+    QuestionText,
+    SearchScope,
+)
+from db.keys import DEFAULT_TENANT, TENANT_PATTERN, key_name
+
+# Every request body: unknown fields refused, no silent coercion ("5" is not a number, "no" not a boolean).
+REQUEST = ConfigDict(extra="forbid", strict=True)
 
 
 class QueryRequest(Question, SearchScope):
     """POST /query: the question and where to look; unknown fields are refused."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class KeyRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
-    name: str = Field(min_length=1, max_length=100)
+    name: Annotated[str, AfterValidator(key_name)] = Field(min_length=1, max_length=100)
     scopes: list[Literal["read", "admin"]] = Field(default_factory=lambda: ["read"], min_length=1)  # type: ignore[arg-type]
     expires_in_days: float | None = Field(None, gt=0, le=3650)
     rate_per_minute: int | None = Field(None, ge=1, le=100000)
     budget: float | None = Field(None, gt=0, le=1e7, description="Token-bucket capacity in credits.")
+    tenant: str = Field(
+        DEFAULT_TENANT, pattern=TENANT_PATTERN, description="Whose semantic cache the key's answers share."
+    )
 
 
 class KeyResponse(BaseModel):
@@ -35,10 +50,11 @@ class KeyResponse(BaseModel):
     name: str
     scopes: list[str]
     expires_at: str | None
+    tenant: str
 
 
 class RevokeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     key_id: str = Field(min_length=1, max_length=64)
 
@@ -46,7 +62,7 @@ class RevokeRequest(BaseModel):
 class SearchPolicyRequest(BaseModel):
     """ClaimShield-style policy search: a question about one insurer's wordings."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     query: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     category: str = Field("health", max_length=64)
@@ -59,7 +75,7 @@ class SearchPolicyRequest(BaseModel):
 class ComparePoliciesRequest(BaseModel):
     """Two wordings to compare: two document ids, or two products (and/or variants) of one provider."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     query: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     category: str | None = Field(None, max_length=64)
@@ -94,6 +110,8 @@ class ComparePoliciesRequest(BaseModel):
 
 
 class LabelledQuestion(BaseModel):
+    model_config = ConfigDict(strict=True)
+
     question: QuestionText = Field(min_length=1, max_length=QUESTION_MAX_CHARS)
     gold_citations: list[str] = Field(
         default_factory=list, description="Any chunk citation starting with one of these counts."
@@ -102,12 +120,12 @@ class LabelledQuestion(BaseModel):
 
 
 class EvaluateRetrievalRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
     questions: list[LabelledQuestion] = Field(min_length=1, max_length=200)
     k: int | None = Field(None, ge=1, le=50, description="Cut-off rank; unset uses POLICYRAG_TOP_K.")
     collection: str | None = Field(None, max_length=COLLECTION_MAX_CHARS)
-    filters: Filters = Field(default_factory=dict)
+    filters: Filters = Field(default_factory=dict, max_length=FILTER_MAX_KEYS)
 
 
 class ErrorReply(BaseModel):

@@ -31,10 +31,6 @@ class ServiceState:
         )
         self.queries = QueryService(self.graph, self.services, self.cache, self.limiter, self.telemetry)
 
-    def collections(self) -> dict[str, int]:
-        """Chunks per collection in the published index."""
-        return self.services.resources.reader.store().counts_by("collection")
-
     def close(self) -> None:
         self.keys.close()
         self.telemetry.close()

@@ -127,6 +127,22 @@ def run_graph(question: str, services, with_requery: bool = True, **context):
 
 
 @pytest.fixture
+def service_env(shipped, tmp_path) -> dict[str, str]:
+    """The environment of a `policyrag` process over the shipped index and a fresh data folder of its own."""
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("catalog.sqlite", "index"):  # share the shipped index read-only: a symlinked index folder
+        (data / name).symlink_to(shipped.settings.data_dir / name)
+    return {
+        **os.environ,
+        "POLICYRAG_DATA_DIR": str(data),
+        "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir),
+        "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
+        "HF_HUB_OFFLINE": "1",
+    }
+
+
+@pytest.fixture
 def api(shipped, tmp_path):
     """A factory for a TestClient over a fresh data folder (keys, telemetry) and the shipped index."""
     from fastapi.testclient import TestClient

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from ingest.chunking import chunk_document, split_text
 from ingest.loaders import load_document
 from ingest.loaders.eurlex import load_convex, load_formex
@@ -116,3 +118,47 @@ def test_split_text_respects_the_size_and_overlaps():
     assert all(len(p.split()) <= 80 for p in pieces)
     first_tail = pieces[0].split(". ")[-1]
     assert first_tail.rstrip(".") in pieces[1]
+
+
+def test_no_chunk_is_longer_than_the_ceiling_even_without_spaces(tmp_path):
+    from core.types import CHUNK_MAX_CHARS
+
+    for name, text in (
+        ("nospace", "x" * 300_000),
+        ("longwords", " ".join(["y" * 9_000] * 5)),
+        ("bigwords", " ".join(["antidisestablishmentarianism"] * 399) + "."),  # 400 words, 11,600 characters
+        ("mixed", "Short opening sentence. " + "z" * 20_000 + " closing words here."),
+    ):
+        path = tmp_path / f"{name}.txt"
+        path.write_text(text, encoding="utf-8")
+        chunks = chunks_of(path, tmp_path)
+        assert all(len(c.text) <= CHUNK_MAX_CHARS for c in chunks), (name, max(len(c.text) for c in chunks))
+        kept = "".join(c.text for c in chunks).replace(" ", "")
+        assert kept.count("x") + kept.count("y") + kept.count("z") >= text.count("x") + text.count("y") + text.count(
+            "z"
+        )  # nothing is lost (an overlap may repeat some)
+
+
+def test_split_text_never_returns_a_piece_over_the_ceiling():
+    from core.types import CHUNK_MAX_CHARS
+
+    for text in ("a" * 50_000, "word " * 20_000, ("sentence with words. " * 400) + "b" * 12_000):
+        assert max(len(p) for p in split_text(text, 400, 50)) <= CHUNK_MAX_CHARS
+
+
+def test_evidence_text_is_bounded_whatever_an_older_index_or_the_web_holds():
+    from core.types import CHUNK_MAX_CHARS, Evidence, Scores
+    from retrieval.web_search import web_evidence
+
+    stored = Evidence.from_payload({"chunk_id": "c", "text": "x" * 20_000_000, "citation": "Old 1"}, Scores())
+    assert len(stored.text) == CHUNK_MAX_CHARS
+    assert len(web_evidence("A page", "https://example.org", "y" * 1_000_000, "tavily").text) <= CHUNK_MAX_CHARS
+
+
+def test_a_chunk_over_the_ceiling_cannot_be_made():
+    from pydantic import ValidationError
+
+    from core.types import CHUNK_MAX_CHARS, Chunk
+
+    with pytest.raises(ValidationError):
+        Chunk(chunk_id="c", collection="x", doc_id="d", position=0, text="x" * (CHUNK_MAX_CHARS + 1), citation="D")

@@ -112,3 +112,36 @@ def test_ask_answers_with_citations_and_refuses_out_of_scope(env, small_corpus):
 
     streamed = policyrag("ask", "How many hours to notify a personal data breach?", "--stream", env=env)
     assert streamed.returncode == 0 and "72 hours" in streamed.stdout and "generate done" in streamed.stderr
+
+
+@pytest.mark.parametrize("name", ["evil\nabc123def456  forged  admin,read  active", "nul\x00name", "esc\x1b[31mred"])
+def test_keys_create_refuses_a_name_with_control_characters(env, name):
+    made = policyrag("keys", "create", "--name", name, env=env) if "\x00" not in name else None
+    if made is not None:  # a NUL cannot even be passed as an argument; the store refuses it below
+        assert made.returncode == 2 and "control character" in made.stderr and "prag_" not in made.stdout
+    from db.keys import KeyStore
+
+    store = KeyStore(Path(env["POLICYRAG_DATA_DIR"]) / "keys.sqlite")
+    try:
+        with pytest.raises(ValueError, match="control character"):
+            store.create(name, ["read"])
+        assert store.list() == []
+    finally:
+        store.close()
+
+
+def test_keys_list_cannot_be_forged_by_a_stored_name(env):
+    import sqlite3
+
+    from db.keys import KeyStore
+
+    path = Path(env["POLICYRAG_DATA_DIR"]) / "keys.sqlite"
+    KeyStore(path).close()
+    with sqlite3.connect(path) as db:  # a name stored before names were checked
+        db.execute(
+            "INSERT INTO api_keys (key_id, name, salt, secret_hash, scopes, created_at) VALUES"
+            " ('aaaaaaaaaaaa', 'old\nbbbbbbbbbbbb  forged  admin,read  active', x'00', x'00', 'read', '2024-01-01')"
+        )
+    listed = policyrag("keys", "list", env=env)
+    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 1, listed.stdout
+    assert "old\\u000abbbbbbbbbbbb" in listed.stdout

@@ -51,9 +51,9 @@ def test_index_folder_removed_while_serving_gives_503(own_index):
     api = client()
     assert api.post("/query", json={"question": QUESTION}).status_code == 200
     shutil.rmtree(settings.index_dir)
-    assert api.post("/query", json={"question": QUESTION}).json()["cache_hit"]  # answers already given still serve
-    reply = api.post("/query", json={"question": "What is a data protection officer?"})
-    assert reply.status_code == 503 and "index" in reply.json()["detail"] and "Traceback" not in reply.text
+    for question in (QUESTION, "What is a data protection officer?"):  # nothing is published: no cached answer either
+        reply = api.post("/query", json={"question": question})
+        assert reply.status_code == 503 and "index" in reply.json()["detail"] and "Traceback" not in reply.text
     health = api.get("/health").json()
     assert health["status"] == "degraded" and not health["index"]["present"]
 
@@ -65,7 +65,10 @@ def test_corrupted_index_gives_503_with_the_reason(own_index):
     api = client()
     reply = api.post("/query", json={"question": QUESTION})
     assert reply.status_code == 503 and "cannot open the index" in reply.json()["detail"]
-    assert api.get("/health").json()["status"] == "degraded"
+    health, ready = api.get("/health"), api.get("/health/ready")
+    assert health.json()["status"] == "degraded" and ready.status_code == 503
+    for text in (reply.text, health.text, ready.text):  # the reason, but no server path
+        assert str(settings.data_dir) not in text and str(settings.data_dir.resolve()) not in text, text
 
 
 def test_telemetry_out_of_space_keeps_answering_and_loses_no_row(own_index):
@@ -132,3 +135,18 @@ def test_locked_key_store_gives_503_and_changes_nothing(own_index):
         blocker.close()
     assert [k.name for k in api.app.state.policyrag.keys.list()] == ["admin"]
     assert api.post("/auth/generate", json={"name": "late"}, headers={"X-API-Key": admin}).status_code == 200
+
+
+def test_liveness_stays_200_while_readiness_follows_the_index(own_index):
+    settings, client = own_index
+    api = client()
+    assert api.get("/health/live").status_code == 200 and api.get("/health/ready").status_code == 200
+    moved = settings.index_dir.with_name("index-moved")
+    settings.index_dir.rename(moved)  # the index folder moved away
+    assert api.get("/health/live").status_code == 200  # the process runs: do not restart it
+    ready = api.get("/health/ready")
+    assert ready.status_code == 503 and "index" in ready.json()["detail"]
+    health = api.get("/health").json()
+    assert health["status"] == "degraded" and not health["index"]["present"]  # the detail is still there
+    moved.rename(settings.index_dir)
+    assert api.get("/health/ready").status_code == 200

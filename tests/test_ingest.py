@@ -205,3 +205,36 @@ def test_a_new_data_folder_can_borrow_computed_vectors_and_embed_nothing(resourc
         assert second.embeddings_computed == 0 and sorted(second.added) == sorted(first.added)
     finally:
         other.close()
+
+
+def test_a_file_over_the_size_limit_is_skipped_with_a_message_naming_it(settings, embedder, corpus):
+    limited = Resources(settings.model_copy(update={"max_file_bytes": 4096}), embedder=embedder)
+    try:
+        big = corpus / "health_governance" / "big_notice.txt"
+        big.write_text("Records are kept. " * 1000, encoding="utf-8")  # 18 KB
+        report = run(limited, [corpus])
+        assert [path for path, _ in report.failed] == [str(big)]
+        reason = report.failed[0][1]
+        assert "big_notice.txt" in reason and "17.6 KB" in reason and "4.0 KB" in reason and "MAX_FILE_BYTES" in reason
+        assert len(report.added) == len(SAMPLE)  # the others are ingested
+    finally:
+        limited.close()
+
+
+def test_the_next_ingest_removes_a_generation_a_killed_ingest_left_unpublished(resources, corpus):
+    first = run(resources, [corpus])
+    backend = resources.backend
+    name, store = backend.create_generation(resources.embedder.dimension)  # what a killed writer leaves behind
+    store.close()
+    assert (resources.settings.index_dir / name).is_dir() and backend.current() == first.generation
+    again = run(resources, [corpus])  # nothing changed: no new generation is built
+    assert again.generation is None and not (resources.settings.index_dir / name).exists()
+    assert backend.current() == first.generation
+
+    name, store = backend.create_generation(resources.embedder.dimension)
+    store.close()
+    (resources.settings.index_dir / name / "left-by-a-killed-ingest").touch()
+    write_doc(corpus / "health_governance", "extra1", "Article 1 - Retention\n1. Records are kept for eight years.")
+    changed = run(resources, [corpus])  # a new generation is built and published
+    assert changed.generation and backend.current() == changed.generation
+    assert not list(resources.settings.index_dir.glob("gen-*/left-by-a-killed-ingest"))

@@ -11,6 +11,7 @@ from pydantic import SecretStr
 
 from db.keys import KeyStore
 from server.schemas import ErrorReply
+from tests.conftest import make_settings
 
 QUESTION = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
 READ_ROUTES = [("POST", "/query"), ("POST", "/query/stream"), ("GET", "/rate-limit-status"), ("POST", "/graph/invoke")]
@@ -341,3 +342,89 @@ def test_langserve_answers_on_the_apps_own_path_priced_and_recorded(api):
     assert state.telemetry.analytics()["answered_or_refused"] == 1  # recorded like a /query answer
     unknown = client.post("/graph/invoke", json={"input": {"question": "What is a DPIA?", "colection": "x"}})
     assert unknown.status_code == 422  # the same validation as /query: unknown fields are refused
+
+
+def test_telemetry_stores_no_key_and_no_control_character_from_a_question(api):
+    client = api()
+    admin = make_key(client, ["admin"])
+    secrets = [admin, "gsk_" + "A1b2C3d4" * 4, "tvly-" + "z9Y8x7W6" * 3, "sk-" + "proj_0123456789abcdefXYZ"]
+    hidden = secrets[0][:12] + "\x00" + secrets[0][12:]  # a NUL inside a key must not keep it from being seen
+    question = (
+        f"How long to notify a breach?\x00 my keys: {' '.join(secrets)} {hidden} \x1b[31mred\x1b[0m bell\x07 done"
+    )
+    assert client.post("/query", json={"question": question}).status_code == 200
+    path = client.app.state.policyrag.settings.telemetry_path
+    with sqlite3.connect(path) as db:
+        (stored,) = db.execute("SELECT question FROM requests WHERE question IS NOT NULL").fetchone()
+    assert stored.startswith("How long to notify a breach?") and "red" in stored and stored.endswith("done")
+    assert not any(ord(c) < 32 or 127 <= ord(c) < 160 for c in stored), repr(stored)
+    raw = b"".join(p.read_bytes() for p in (path, path.with_name(path.name + "-wal")) if p.exists())
+    for secret in secrets:
+        assert secret.encode() not in raw and secret.split("_")[-1].encode() not in raw
+    assert b"\x1b[" not in raw and b"breach?\x00" not in raw
+
+
+def test_liveness_and_readiness_are_documented(api):
+    client = api(anonymous=False)  # no key needed: orchestrators probe without one
+    assert client.get("/health/live").json() == {"status": "alive"}
+    ready = client.get("/health/ready")
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "200" in paths["/health/live"]["get"]["responses"]
+    assert {"200", "503"} <= set(paths["/health/ready"]["get"]["responses"])
+
+
+@pytest.mark.parametrize("name", ["line\nbreak", "nul\x00", "esc\x1b[2J", "tab\tname", "del\x7f"])
+def test_auth_generate_refuses_a_name_with_control_characters(api, name):
+    client = api(anonymous=False)
+    admin = make_key(client, ["admin"])
+    reply = client.post("/auth/generate", json={"name": name}, headers={"X-API-Key": admin})
+    assert reply.status_code == 422 and "control character" in reply.text
+    assert len(keys_of(client).list()) == 1  # only the admin key
+
+
+def test_no_server_path_reaches_a_reply_for_a_file_ingested_without_a_sidecar(tmp_path, models_dir, embedder):
+    from ingest.pipeline import ingest
+    from retrieval.resources import Resources
+    from retrieval.services import Services
+    from server.app import create_app
+
+    folder = tmp_path / "private" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "retention_note.txt").write_text(
+        "Retention note\n\nPatient records held by the clinic are kept for eight years after the last visit.\n",
+        encoding="utf-8",
+    )
+    settings = make_settings(tmp_path / "data", models_dir, web_providers=[])
+    resources = Resources(settings, embedder=embedder)
+    report = ingest(
+        [folder],
+        settings=settings,
+        embedder=embedder,
+        catalog=resources.catalog,
+        backend=resources.backend,
+        collection="notes",
+    )
+    assert not report.failed
+    with TestClient(create_app(settings, Services(settings, resources))) as client:
+        reply = client.post(
+            "/query",
+            json={
+                "question": "How long are patient records kept by the clinic?",
+                "collection": "notes",
+                "allow_web": False,
+            },
+        )
+    resources.close()
+    record = reply.json()
+    assert reply.status_code == 200 and record["status"] == "answered" and "eight years" in record["answer"]
+    assert "file:" not in reply.text and str(tmp_path) not in reply.text
+    assert record["evidence"][0]["url"] == "" and record["citations"][0]["url"] == ""
+    assert record["evidence"][0]["doc_id"] == "retention_note"  # the path relative to the ingested folder
+
+
+def test_evidence_from_an_older_index_never_shows_a_file_url():
+    from core.types import Evidence, Scores
+
+    payload = {"chunk_id": "c", "text": "t", "citation": "C", "source_url": "file:///srv/policyrag/corpus/notes.txt"}
+    assert Evidence.from_payload(payload, Scores()).url == ""

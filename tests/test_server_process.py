@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -15,21 +14,6 @@ from tests.service_process import start, stop
 pytestmark = pytest.mark.subprocess
 
 START_TIMEOUT_S = 120
-
-
-@pytest.fixture
-def service_env(shipped, tmp_path) -> dict[str, str]:
-    data = tmp_path / "data"
-    data.mkdir()
-    for name in ("catalog.sqlite", "index"):  # share the shipped index read-only: a symlinked index folder
-        (data / name).symlink_to(shipped.settings.data_dir / name)
-    return {
-        **os.environ,
-        "POLICYRAG_DATA_DIR": str(data),
-        "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir),
-        "POLICYRAG_WEB_PROVIDERS": '["secondary"]',
-        "HF_HUB_OFFLINE": "1",
-    }
 
 
 def test_real_server_answers_on_loopback(service_env):

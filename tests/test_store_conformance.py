@@ -146,3 +146,16 @@ def test_a_discarded_generation_is_never_published(backend, store):
     backend.discard(name)
     assert backend.current() == current
     assert store.count() == 5
+
+
+def test_generations_left_unpublished_by_a_killed_writer_are_discarded(backend, store):
+    current = backend.current()
+    names = []
+    for _ in range(2):  # two writers killed before publishing
+        name, writer = backend.create_generation(DIM)
+        writer.upsert(points()[:2])
+        writer.close()
+        names.append(name)
+    assert backend.discard_unpublished() == names
+    assert backend.current() == current and store.count() == 5
+    assert backend.discard_unpublished() == []

@@ -381,6 +381,27 @@ def test_the_same_question_is_served_from_the_cache_until_the_ttl_passes(standin
     assert len(standin.requests("search")) == 2
 
 
+def test_the_cache_is_kept_per_tenant(standin, tavily, make_web):
+    standin.set_script(search=[{"results": DPIA_RESULTS}])
+    web = make_web([tavily])
+    assert statuses(web.search("When do we need a DPIA?", tenant="acme")) == [("tavily", "ok")]
+    assert statuses(web.search("When do we need a DPIA?", tenant="globex")) == [("tavily", "ok")]  # not "cached"
+    assert statuses(web.search("When do we need a DPIA?", tenant="acme")) == [("tavily", "cached")]
+    assert len(standin.requests("search")) == 2
+
+
+def test_the_offline_fallback_follows_the_published_index_and_is_never_cached(make_web):
+    texts = iter(["The fence is painted blue.", "The fence is painted green."])
+
+    def search(query: str, k: int) -> list[Evidence]:
+        return [Evidence(chunk_id="c1", text=next(texts), citation="Notice 1", document="Notice")]
+
+    web = make_web([SecondaryProvider(search)])
+    assert web.search("What colour is the fence?").evidence[0].text.endswith("blue.")
+    again = web.search("What colour is the fence?")  # the collection was re-ingested meanwhile
+    assert statuses(again) == [("secondary", "ok")] and again.evidence[0].text.endswith("green.")
+
+
 def test_the_cache_is_bounded_and_drops_the_least_recently_used_query(make_web):
     provider, fake = ddg(rows=DDG_ROWS)
     web = make_web([provider], cache_max_entries=2)

@@ -42,7 +42,8 @@ def is_document(path: Path) -> bool:
 
 
 def _default_metadata(path: Path) -> dict[str, Any]:
-    """What a document without a sidecar is described as until told otherwise."""
+    """What a document without a sidecar is described as until told otherwise (no source URL: the only
+    one known would be a path on this machine, which no reply may show)."""
     return {
         "title": path.stem.replace("_", " ").replace("-", " ").strip() or path.name,
         "publisher": "unknown",
@@ -50,7 +51,6 @@ def _default_metadata(path: Path) -> dict[str, Any]:
         "document_type": "commentary",
         "version": "unversioned",
         "effective_from": date(1970, 1, 1).isoformat(),
-        "source_url": path.resolve().as_uri(),
         "citation": path.stem,
         "hierarchy_rank": 4,
     }
@@ -160,7 +160,7 @@ def load_document(path: Path, root: Path, defaults: dict[str, Any] | None = None
 
 # Bump when loading or chunking changes what a document becomes: every document is then re-chunked
 # on the next ingest (vectors of unchanged text come from the cache, so this costs little).
-PIPELINE_VERSION = "7"
+PIPELINE_VERSION = "8"
 
 
 def fingerprint(path: Path, defaults: dict[str, Any] | None) -> str:

@@ -26,7 +26,7 @@ def generate_key(
 ) -> dict[str, Any]:
     """A new API key, shown once in this reply and stored only as a salted hash."""
     plain, key = state.keys.create(
-        body.name, list(body.scopes), body.expires_in_days, body.rate_per_minute, body.budget
+        body.name, list(body.scopes), body.expires_in_days, body.rate_per_minute, body.budget, body.tenant
     )
     return {
         "key": plain,
@@ -34,6 +34,7 @@ def generate_key(
         "name": key.name,
         "scopes": list(key.scopes),
         "expires_at": key.expires_at,
+        "tenant": key.tenant,
     }
 
 

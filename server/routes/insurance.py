@@ -8,11 +8,11 @@ from typing import Any
 from fastapi import APIRouter, Depends, HTTPException
 from fastapi.responses import JSONResponse
 
-from core.schemas import RunContext
+from core.schemas import Filters, RunContext
 from db.telemetry import RequestRecord
 from graph.run import compare
 from retrieval.metrics import first_relevant_rank, hit_at_k, reciprocal_rank
-from server.deps import admitted, known_collection, reader, service
+from server.deps import admitted, reader, service
 from server.ratelimit import route_cost
 from server.schemas import (
     ComparePoliciesRequest,
@@ -59,7 +59,7 @@ def search_policy(
     # The docstring is the OpenAPI description: the backslash-newline keeps its text on one line.
     """Answer from one insurer's wordings: answer, coverage type (covered / not covered / conditional), \
 citations, evidence."""
-    filters = {
+    filters: Filters = {
         key: value
         for key, value in (
             ("category", body.category),
@@ -111,7 +111,7 @@ def evaluate_retrieval(
     body: EvaluateRetrievalRequest, who: Caller = Depends(admitted), state: ServiceState = Depends(service)
 ) -> dict[str, Any]:
     """Hit rate and MRR of retrieval on your own labelled questions."""
-    known_collection(body.collection, state)
+    state.queries.check_scope(body.collection, body.filters)
     filters: dict[str, Any] = {**body.filters, **({"collection": body.collection} if body.collection else {})}
     k = body.k or state.settings.top_k
     rows: list[dict[str, Any]] = []
@@ -133,6 +133,9 @@ def evaluate_retrieval(
             }
         )
     state.limiter.charge(who.key_id, who.limits, 0.2 * len(rows))
+    state.telemetry.record(
+        RequestRecord(endpoint="/evaluate-retrieval", http_status=200, key_id=who.key_id, collection=body.collection)
+    )
     return {
         "k": k,
         "questions": len(rows),

@@ -6,12 +6,13 @@ import json
 from typing import Any
 
 import anyio
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from sse_starlette.sse import EventSourceResponse
 
 from core.schemas import AnswerRecord
 from db.store import StoreError
-from server.deps import admitted, known_collection, service
+from server.admission import client_gone
+from server.deps import admitted, service
 from server.presentation import refusal_reason
 from server.schemas import QueryRequest, error_responses
 from server.security import Caller
@@ -22,10 +23,11 @@ ERRORS = error_responses(401, 403, 404, 400, 413, 422, 429, 503)
 
 
 @router.post("/query", response_model=AnswerRecord, responses=ERRORS)
-def query(body: QueryRequest, who: Caller = Depends(admitted), state: ServiceState = Depends(service)) -> AnswerRecord:
+def query(
+    body: QueryRequest, request: Request, who: Caller = Depends(admitted), state: ServiceState = Depends(service)
+) -> AnswerRecord:
     """Answer with citations, route, confidence, trust grade, evidence with provenance and per-node latency."""
-    known_collection(body.collection, state)
-    return state.queries.answer(who, body)
+    return state.queries.answer(who, body, gone=client_gone(request))
 
 
 @router.post(
@@ -40,14 +42,14 @@ def query(body: QueryRequest, who: Caller = Depends(admitted), state: ServiceSta
     },
 )
 async def query_stream(
-    body: QueryRequest, who: Caller = Depends(admitted), state: ServiceState = Depends(service)
+    body: QueryRequest, request: Request, who: Caller = Depends(admitted), state: ServiceState = Depends(service)
 ) -> EventSourceResponse:
     """Server-sent events: `progress` per node as it finishes, `token`s of the answer, then the `final` record
     with `refusal_reason` ({kind, text}: why there is no answer, in plain words; null when answered)."""
-    await anyio.to_thread.run_sync(known_collection, body.collection, state)
+    # the scope is checked here, so an unknown collection is a 404 before any event
+    iterator = await anyio.to_thread.run_sync(state.queries.stream, who, body, client_gone(request))
 
     async def events():
-        iterator = state.queries.stream(who, body)
         sentinel = object()
         while True:
             try:

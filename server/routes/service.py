@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, HTTPException
 from fastapi.responses import FileResponse
 
 from db.store import StoreError
 from server.deps import reader, service
+from server.errors import without_server_paths
 from server.presentation import collection_title
 from server.schemas import CollectionsReply, error_responses
 from server.security import Caller
@@ -24,6 +25,22 @@ def page() -> FileResponse:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
+@router.get("/health/live", tags=["service"])
+def live() -> dict[str, str]:
+    """Liveness: 200 while the process runs (restart it only when this fails)."""
+    return {"status": "alive"}
+
+
+@router.get("/health/ready", tags=["service"], responses=error_responses(503))
+def ready(state: ServiceState = Depends(service)) -> dict[str, Any]:
+    """Readiness: 200 when the published index can answer, 503 (with the reason) while it cannot."""
+    try:
+        counts = state.queries.collections()
+    except StoreError as error:
+        raise HTTPException(503, without_server_paths(f"the index cannot answer: {error}", state.settings)) from None
+    return {"status": "ready", "generation": state.services.resources.reader.generation, "collections": len(counts)}
+
+
 @router.get("/health", tags=["service"])
 def health(state: ServiceState = Depends(service)) -> dict[str, Any]:
     """Index, models, generator and web providers; never a secret."""
@@ -31,7 +48,7 @@ def health(state: ServiceState = Depends(service)) -> dict[str, Any]:
     resources = state.services.resources
     index: dict[str, Any]
     try:
-        counts = state.collections()  # opens the published generation, so its name is known below
+        counts = state.queries.collections()  # opens the published generation, so its name is known below
         index = {
             "present": True,
             "generation": resources.reader.generation,
@@ -39,7 +56,7 @@ def health(state: ServiceState = Depends(service)) -> dict[str, Any]:
             "backend": "qdrant-server" if settings.qdrant_url else "qdrant-edge",
         }
     except StoreError as error:
-        index = {"present": False, "detail": str(error)}
+        index = {"present": False, "detail": without_server_paths(str(error), settings)}
     return {
         "status": "ok" if index["present"] else "degraded",
         "index": index,
@@ -58,7 +75,7 @@ def health(state: ServiceState = Depends(service)) -> dict[str, Any]:
 @router.get("/collections", tags=["service"], response_model=CollectionsReply, responses=error_responses(503))
 def collections(state: ServiceState = Depends(service)) -> dict[str, Any]:
     """The collections in the index with their human titles (for choosing where to search)."""
-    counts = state.collections()
+    counts = state.queries.collections()
     return {
         "collections": [
             {"name": name, "title": collection_title(name), "chunks": counts[name]} for name in sorted(counts)
