@@ -58,10 +58,10 @@ def test_long_provision_splits_at_points_with_point_citations():
         "primary_law",
     )
     pieces = chunk_unit(units[0], 120, 20)
-    citations = [c for _, c, _ in pieces]
+    citations = [piece.citation for piece in pieces]
     assert citations[0] == "GDPR Art. 9(2)"
     assert "GDPR Art. 9(2)(h)" in citations
-    h_piece = next(refs for _, c, refs in pieces if c == "GDPR Art. 9(2)(h)")
+    h_piece = next(piece.refs for piece in pieces if piece.citation == "GDPR Art. 9(2)(h)")
     assert "ref_9_2_h" in h_piece and "ref_9_2_a" not in h_piece
 
 
