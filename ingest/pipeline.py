@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from core.failpoints import checkpoint
 from core.settings import Settings
-from db.catalog import Catalog, DocumentRecord
+from db.catalog import Catalog, DocumentRecord, text_key
 from db.index import Backend, writer_lock
 from ingest.chunking import chunk_document
 from ingest.indexer import build_generation, embed_missing, published_version
+from ingest.links import link_recitals
 from ingest.loaders import fingerprint, is_document, load_document
 from ingest.sidecar import SidecarError
 from ingest.units import LoaderError
@@ -158,6 +159,7 @@ def ingest(
                 progress("embed", done, total)
 
         report.embeddings_computed = embed_missing(catalog, embedder, texts, tick)
+        records = [_linked(record, catalog, embedder.model_id) for record in records]
         checkpoint("embedded", settings.crash_at)
         if records or removed:
             catalog.replace(records, removed)
@@ -168,6 +170,15 @@ def ingest(
             report.generation = build_generation(catalog, backend, embedder, crash_at=settings.crash_at)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _linked(record: DocumentRecord, catalog: Catalog, model_id: str) -> DocumentRecord:
+    """The record with its recitals linked to the articles they explain (from the vectors just computed)."""
+    if not any(c.metadata.get("kind") == "recital" for c in record.chunks):
+        return record
+    keys = {c.embed_text: text_key(c.embed_text) for c in record.chunks}
+    cached = catalog.vectors(model_id, list(keys.values()))
+    return replace(record, chunks=link_recitals(record.chunks, {text: cached[key] for text, key in keys.items()}))
 
 
 def _is_within(path: Path, folder: Path) -> bool:
