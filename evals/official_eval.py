@@ -42,7 +42,7 @@ class OfficialCase:
 
 
 def available() -> bool:
-    return all(path.exists() for path in (*SOURCES.values(), RECITALS))
+    return all(path.exists() for path in SOURCES.values())
 
 
 def cases() -> list[OfficialCase]:
@@ -56,7 +56,9 @@ def recital_cases() -> list[OfficialCase]:
     """The GDPR recital -> article set (gdpr-info's editorial map; evaluation data only, never a source of links):
     each recital's text asked as it stands, its articles the gold, counted among the binding chunks retrieved
     (the recital itself is found first; the question is which article it leads to). Odd recitals are dev,
-    even ones held out."""
+    even ones held out. None when the set is absent (the questions on the official texts still run)."""
+    if not RECITALS.exists():
+        return []
     return [
         OfficialCase(
             r["id"],
