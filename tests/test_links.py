@@ -8,7 +8,6 @@ data and are never read here.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
