@@ -11,9 +11,11 @@ import json
 
 import pytest
 
+from core.types import Evidence
 from ingest.links import MAX_LINKS
 from ingest.pipeline import ingest
 from retrieval.resources import Resources
+from retrieval.search import beside_pointers
 
 ROWS = [
     {
@@ -114,3 +116,30 @@ def test_a_question_worded_like_a_recital_brings_its_article_right_after_it(act)
         "What if a breach is not addressed in a timely manner and harms natural persons?", {"collection": "laws"}, 1
     )
     assert [e.citation for e in found[:2]] == ["GDPR Recital 85", "GDPR Art. 33(1)"]
+
+
+def _evidence(citation: str, authority: str = "binding", **metadata) -> Evidence:
+    refs = [f"gdpr_ref_{citation.split()[-1].split('(')[0]}"] if authority == "binding" else []
+    return Evidence(
+        chunk_id=citation,
+        text=citation,
+        citation=citation,
+        document="d",
+        authority=authority,
+        refs=refs,
+        metadata=metadata,
+    )
+
+
+def test_a_named_provision_is_placed_beside_its_recital_a_similarity_link_after_the_candidates():
+    named = _evidence("GDPR Recital 97", "recital", explains=["gdpr_ref_37"])
+    guessed = _evidence("GDPR Recital 85", "recital", explains=["gdpr_ref_33"], explains_similarity=[0.8])
+    candidates = [named, guessed, _evidence("GDPR Art. 17(1)")]
+    order = beside_pointers(candidates, [_evidence("GDPR Art. 37(1)"), _evidence("GDPR Art. 33(1)")])
+    assert [e.citation for e in order] == [
+        "GDPR Recital 97",
+        "GDPR Art. 37(1)",  # named in the recital: beside it
+        "GDPR Recital 85",
+        "GDPR Art. 17(1)",
+        "GDPR Art. 33(1)",  # linked by similarity: after every candidate, graded on its own merits
+    ]
