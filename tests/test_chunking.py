@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ingest.chunking import chunk_document, split_text
+from ingest.chunking import chunk_document, chunk_unit, split_text, with_page
 from ingest.loaders import load_document
 from ingest.loaders.eurlex import load_convex, load_formex
+from ingest.structure import split_units
 from tests.conftest import CORPUS, shared_path
 
 
@@ -49,7 +50,6 @@ def test_every_shipped_chunk_is_bounded_and_cited():
 def test_long_provision_splits_at_points_with_point_citations():
     rows = [json.loads(line) for line in shared_path("corpora", "gdpr", "gdpr_2016_679_paragraphs.jsonl").open()]
     paragraph = next(r for r in rows if r["citation"] == "GDPR Art. 9(2)")
-    from ingest.chunking import chunk_unit
     from ingest.structure import split_units, text_lines
 
     units = split_units(
@@ -116,3 +116,18 @@ def test_split_text_respects_the_size_and_overlaps():
     assert all(len(p.split()) <= 80 for p in pieces)
     first_tail = pieces[0].split(". ")[-1]
     assert first_tail.rstrip(".") in pieces[1]
+
+
+def test_a_clause_crossing_a_page_cites_the_page_each_piece_starts_on():
+    """A long clause printed over pages 4 and 5: its first piece is cited on p. 4, a piece cut on p. 5 on p. 5."""
+    sentences = [f"Sentence {n} of the cataract clause sets a limit of {n} percent." for n in range(1, 41)]
+    lines = [("4.3 Cataract Treatment", 4), *[(s, 4 if n < 20 else 5) for n, s in enumerate(sentences)]]
+    (unit,) = split_units(lines, "Sunrise Health Shield Policy", "policy_wording")
+    assert unit.page == 4 and unit.page_at(len(unit.text) - 1) == 5
+    pieces = chunk_unit(unit, 120, 20)
+    assert len(pieces) >= 3
+    assert [with_page(p.citation, p.page) for p in pieces][0] == "Sunrise Health Shield Policy cl. 4.3, p. 4"
+    for piece in pieces:
+        first = next(n for n, s in enumerate(sentences) if piece.text.startswith(s[:30]) or s in piece.text)
+        assert piece.page == (4 if first < 20 else 5), (piece.text[:60], piece.page)
+    assert pieces[-1].page == 5 and with_page("x", None) == "x"
