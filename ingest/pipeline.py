@@ -38,6 +38,7 @@ class IngestReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    detected: list[tuple[str, float]] = field(default_factory=list)  # (document, confidence) read as policy wordings
     chunks_written: int = 0
     embeddings_computed: int = 0
     generation: str | None = None
@@ -48,6 +49,9 @@ class IngestReport:
             f"{len(self.added)} added, {len(self.updated)} updated, {len(self.unchanged)} unchanged, "
             f"{len(self.removed)} removed, {len(self.failed)} failed; {self.chunks_written} chunks written, "
             f"{self.embeddings_computed} embeddings computed; generation {self.generation or '(unchanged)'}"
+            + "".join(
+                f"\n  {name}: detected as a policy wording ({confidence:.2f})" for name, confidence in self.detected
+            )
         )
 
 
@@ -133,6 +137,8 @@ def ingest(
             except (LoaderError, SidecarError, OSError) as exc:
                 report.failed.append((str(job.path), str(exc)))
                 continue
+            if document.metadata.get("detected_type"):
+                report.detected.append((label, float(document.metadata["detection_confidence"])))
             chunks = chunk_document(document, job.collection, settings.chunk_words, settings.chunk_overlap_words)
             sentences = [sentences_for_index(c.text) for c in chunks]
             records.append(

@@ -121,7 +121,8 @@ def resources(settings, embedder):
     made.close()
 
 
-def ingested(resources: Resources, paths: list[Path], collection: str, **kw) -> list[dict]:
+def ingested(resources: Resources, paths: list[Path], collection: str, expect_detected: list[str]) -> list[dict]:
+    """Ingest into the named collection; the report lists the documents read as policy wordings."""
     report = ingest(
         paths,
         settings=resources.settings,
@@ -129,9 +130,9 @@ def ingested(resources: Resources, paths: list[Path], collection: str, **kw) -> 
         catalog=resources.catalog,
         backend=resources.backend,
         collection=collection,
-        **kw,
     )
     assert not report.failed, report.failed
+    assert [name for name, _ in report.detected] == expect_detected
     return sorted(resources.reader.store().payloads(), key=lambda p: (p["doc_id"], p["position"]))
 
 
@@ -140,7 +141,7 @@ def ingested(resources: Resources, paths: list[Path], collection: str, **kw) -> 
 
 def test_a_policy_pdf_in_a_collection_of_any_name_is_cited_by_short_title_clause_and_page(tmp_path, resources):
     pdf = text_pdf(tmp_path / "SHS_wording_v3_final.pdf", WORDING, title="SHS wording v3 (2).cdr")
-    payloads = ingested(resources, [pdf], "my_documents")
+    payloads = ingested(resources, [pdf], "my_documents", ["my_documents/SHS_wording_v3_final"])
     citations = [p["citation"] for p in payloads]
     assert "Sunrise Health Shield Policy cl. 4.2, p. 2" in citations
     assert "Sunrise Health Shield Policy cl. 3.3, p. 1" in citations
@@ -156,7 +157,7 @@ def test_a_policy_pdf_in_a_collection_of_any_name_is_cited_by_short_title_clause
 
 def test_a_pdf_that_is_not_a_wording_keeps_a_page_citation_under_its_title(tmp_path, resources):
     pdf = text_pdf(tmp_path / "doc_0042.pdf", GUIDANCE, title="Data Retention Guidance Note")
-    payloads = ingested(resources, [pdf], "notes")
+    payloads = ingested(resources, [pdf], "notes", [])
     assert {p["detected_type"] for p in payloads} == {""}
     assert all(p["detection_confidence"] < DETECTION_THRESHOLD for p in payloads)
     assert {p["document_type"] for p in payloads} == {"commentary"}
@@ -178,7 +179,9 @@ def test_a_real_wording_ingested_into_a_collection_named_by_the_user_gets_clause
     tmp_path, resources
 ):
     pdf = shared_path("corpora", "insurance", "pdf", "Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1.pdf")
-    payloads = ingested(resources, [pdf], "my_wordings")
+    payloads = ingested(
+        resources, [pdf], "my_wordings", ["my_wordings/Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1"]
+    )
     assert {p["detected_type"] for p in payloads} == {POLICY_WORDING}
     cataract = [p for p in payloads if p["citation"].startswith("Arogya Sanjeevani Policy cl. 4.3, p. ")]
     assert cataract and cataract[0]["text"].startswith("4.3. Cataract Treatment")
