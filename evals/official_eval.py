@@ -22,6 +22,8 @@ SOURCES = {
     "GDPR": SHARED / "corpora" / "gdpr" / "gdpr-consolidated-with-corrected-preamble-en.xml",
     "EHDS": SHARED / "corpora" / "ehds" / "32025R0327_EHDS_oj_en.html",
 }
+RECITALS = SHARED / "corpora" / "gdpr" / "qa" / "gdpr_recital_to_article_retrieval.jsonl"
+RECITAL_SET = "GDPR recital -> article"
 COLLECTION = "official"
 SPLITS = ("dev", "heldout")
 _RANGE_RE = re.compile(r"^(.*)\(([a-z])\)-\(([a-z])\)$")
@@ -36,6 +38,7 @@ class OfficialCase:
     question: str
     gold: tuple[str, ...]
     binding: bool
+    articles_only: bool = False  # rank only binding chunks: the question is a recital, the answer its article
 
 
 def available() -> bool:
@@ -46,6 +49,27 @@ def cases() -> list[OfficialCase]:
     return [
         OfficialCase(r["id"], r["instrument"], r["split"], r["question"], tuple(r["gold"]), bool(r["binding"]))
         for r in read_jsonl(GOLDENS / "official_retrieval.jsonl")
+    ]
+
+
+def recital_cases() -> list[OfficialCase]:
+    """The GDPR recital -> article set (gdpr-info's editorial map; evaluation data only, never a source of links):
+    each recital's text asked as it stands, its articles the gold, counted among the binding chunks retrieved
+    (the recital itself is found first; the question is which article it leads to). Odd recitals are dev,
+    even ones held out. None when the set is absent (the questions on the official texts still run)."""
+    if not RECITALS.exists():
+        return []
+    return [
+        OfficialCase(
+            r["id"],
+            RECITAL_SET,
+            "dev" if r["recital"] % 2 else "heldout",
+            r["query"],
+            tuple(f"GDPR Art. {a}" for a in r["relevant_articles"]),
+            True,
+            articles_only=True,
+        )
+        for r in read_jsonl(RECITALS)
     ]
 
 
@@ -117,10 +141,17 @@ def public_row(row: dict[str, Any]) -> dict[str, Any]:
     return {"id": row["id"], "first_hit": row["first_hit"]}
 
 
+def answers(case: OfficialCase, evidence: list[Evidence]) -> list[Evidence]:
+    """What is ranked: every chunk, or for the recital -> article set only the binding ones."""
+    return [e for e in evidence if not is_recital(e)] if case.articles_only else evidence
+
+
 def evaluate(retriever: Retriever, cases: list[OfficialCase], ablation: Ablation) -> list[dict[str, Any]]:
     """One row per question, searching the whole official index (no instrument filter, as a user asks)."""
     return [
-        question_row(case, retriever.retrieve(case.question, {"collection": COLLECTION}, K, ablation.options))
+        question_row(
+            case, answers(case, retriever.retrieve(case.question, {"collection": COLLECTION}, K, ablation.options))
+        )
         for case in cases
     ]
 

@@ -4,13 +4,15 @@ A unit that fits is one chunk. A longer one is split recursively at the largest 
 works (blank line, point such as `(a)`, line, sentence, word, and at last plain characters for text
 with no spaces), packed greedily, with a small overlap so a sentence cut at a boundary is still
 found. A piece that starts at point `(c)` of paragraph `GDPR Art. 13(2)` is cited
-`GDPR Art. 13(2)(c)`; its reference tokens name every point it holds.
+`GDPR Art. 13(2)(c)`; its reference tokens name every point it holds. A chunk of a printed document
+(a PDF) cites the page it starts on: `Arogya Sanjeevani Policy cl. 4.2, p. 5`.
 """
 
 from __future__ import annotations
 
 import re
 import uuid
+from typing import NamedTuple
 
 from core.types import CHUNK_MAX_CHARS, Chunk, authority_of
 from ingest.units import LoadedDocument, Unit
@@ -126,8 +128,29 @@ def _point_citation(base: str, piece: str, previous: str | None, continues: bool
     return f"{base}{label}", points, points[-1]
 
 
-def chunk_unit(unit: Unit, max_words: int, overlap_words: int) -> list[tuple[str, str, list[str]]]:
-    """(text, citation, reference tokens) for each piece of a unit."""
+class Piece(NamedTuple):
+    """One chunk-sized piece of a unit: its text, citation, reference tokens and the page it starts on."""
+
+    text: str
+    citation: str
+    refs: list[str]
+    page: int | None
+
+
+def _starts(text: str, pieces: list[str]) -> list[int]:
+    """Where each piece starts in the unit's text (pieces overlap and are rejoined, so find their first words)."""
+    offsets: list[int] = []
+    cursor = 0
+    for piece in pieces:
+        pattern = r"\s+".join(re.escape(word) for word in piece.split()[:8])
+        found = re.compile(pattern).search(text, cursor) if pattern else None
+        cursor = found.start() if found else cursor
+        offsets.append(cursor)
+    return offsets
+
+
+def chunk_unit(unit: Unit, max_words: int, overlap_words: int) -> list[Piece]:
+    """Each piece of a unit with its citation, reference tokens and page."""
     pieces = split_text(unit.text, max_words, overlap_words)
     own_refs = citation_tokens(unit.citation)
     if len(pieces) == 1:
@@ -135,18 +158,23 @@ def chunk_unit(unit: Unit, max_words: int, overlap_words: int) -> list[tuple[str
         points = _letter_points(pieces[0], None) if _paragraph_groups(unit.citation) == 1 else []
         for point in points:
             own_refs += [t for t in citation_tokens(f"{unit.citation}({point})") if t not in own_refs]
-        return [(pieces[0], unit.citation, own_refs)]
+        return [Piece(pieces[0], unit.citation, own_refs, unit.page)]
     out = []
     previous: str | None = None
     continues = False
-    for piece in pieces:
+    for piece, start in zip(pieces, _starts(unit.text, pieces)):
         citation, points, previous = _point_citation(unit.citation, piece, previous, continues)
         continues = not piece.rstrip().endswith((".", ";", ":"))
         refs = list(own_refs)
         for point in points:
             refs += [t for t in citation_tokens(f"{unit.citation}({point})") if t not in refs]
-        out.append((piece, citation, refs))
+        out.append(Piece(piece, citation, refs, unit.page_at(start)))
     return out
+
+
+def with_page(citation: str, page: int | None) -> str:
+    """`Arogya Sanjeevani Policy cl. 4.2` on page 5 is cited `Arogya Sanjeevani Policy cl. 4.2, p. 5`."""
+    return f"{citation}, p. {page}" if page is not None else citation
 
 
 def chunk_id(collection: str, doc_id: str, position: int, text: str) -> str:
@@ -162,7 +190,8 @@ def chunk_document(document: LoadedDocument, collection: str, max_words: int, ov
         metadata["authority"] = metadata.get("authority") or authority_of(
             str(metadata.get("document_type", "")), metadata.get("kind")
         )
-        for text, citation, refs in chunk_unit(unit, max_words, overlap_words):
+        for text, provision, refs, page in chunk_unit(unit, max_words, overlap_words):
+            citation = with_page(provision, page)
             refs = refs + [t for t in identifier_tokens(f"{citation}\n{text}") if t not in refs]
             explains = [] if metadata["authority"] == "binding" else provision_tokens(text, metadata.get("instrument"))
             position = len(chunks)
@@ -175,7 +204,7 @@ def chunk_document(document: LoadedDocument, collection: str, max_words: int, ov
                     text=text,
                     citation=citation,
                     section=unit.section,
-                    page=unit.page,
+                    page=page,
                     refs=refs,
                     metadata={**metadata, "explains": explains},
                 )

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from core.failpoints import checkpoint
 from core.settings import Settings
-from db.catalog import Catalog, DocumentRecord
+from db.catalog import Catalog, DocumentRecord, text_key
 from db.index import Backend, writer_lock
 from ingest.chunking import chunk_document
 from ingest.indexer import build_generation, embed_missing, published_version
+from ingest.links import link_recitals
 from ingest.loaders import fingerprint, is_document, load_document
 from ingest.sidecar import SidecarError
 from ingest.units import LoaderError
@@ -37,6 +38,7 @@ class IngestReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    detected: list[tuple[str, float]] = field(default_factory=list)  # (document, confidence) read as policy wordings
     chunks_written: int = 0
     embeddings_computed: int = 0
     generation: str | None = None
@@ -47,6 +49,9 @@ class IngestReport:
             f"{len(self.added)} added, {len(self.updated)} updated, {len(self.unchanged)} unchanged, "
             f"{len(self.removed)} removed, {len(self.failed)} failed; {self.chunks_written} chunks written, "
             f"{self.embeddings_computed} embeddings computed; generation {self.generation or '(unchanged)'}"
+            + "".join(
+                f"\n  {name}: detected as a policy wording ({confidence:.2f})" for name, confidence in self.detected
+            )
         )
 
 
@@ -134,6 +139,8 @@ def ingest(
             except (LoaderError, SidecarError, OSError) as exc:
                 report.failed.append((str(job.path), str(exc)))
                 continue
+            if document.metadata.get("detected_type"):
+                report.detected.append((label, float(document.metadata["detection_confidence"])))
             chunks = chunk_document(document, job.collection, settings.chunk_words, settings.chunk_overlap_words)
             sentences = [sentences_for_index(c.text) for c in chunks]
             records.append(
@@ -160,6 +167,7 @@ def ingest(
                 progress("embed", done, total)
 
         report.embeddings_computed = embed_missing(catalog, embedder, texts, tick)
+        records = [_linked(record, catalog, embedder.model_id) for record in records]
         checkpoint("embedded", settings.crash_at)
         if records or removed:
             catalog.replace(records, removed)
@@ -181,6 +189,15 @@ def _check_size(path: Path, limit: int) -> None:
 
 def _size(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n / 1024:.1f} KB"
+
+
+def _linked(record: DocumentRecord, catalog: Catalog, model_id: str) -> DocumentRecord:
+    """The record with its recitals linked to the articles they explain (from the vectors just computed)."""
+    if not any(c.metadata.get("kind") == "recital" for c in record.chunks):
+        return record
+    keys = {c.embed_text: text_key(c.embed_text) for c in record.chunks}
+    cached = catalog.vectors(model_id, list(keys.values()))
+    return replace(record, chunks=link_recitals(record.chunks, {text: cached[key] for text, key in keys.items()}))
 
 
 def _is_within(path: Path, folder: Path) -> bool:

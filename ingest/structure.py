@@ -11,7 +11,7 @@ Three profiles, chosen by the document type:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ingest.units import Unit
 
@@ -58,14 +58,32 @@ def profile_for(document_type: str) -> str:
 
 @dataclass
 class _Open:
+    """A unit being read: its lines, each with the page it is printed on."""
+
     citation: str
     section: str
     page: int | None
-    lines: list[str]
+    lines: list[Line] = field(default_factory=list)
+
+    def add(self, text: str, page: int | None) -> None:
+        self.lines.append((text, page))
+        if self.page is None:
+            self.page = page
 
     def unit(self) -> Unit | None:
-        text = "\n".join(self.lines).strip()
-        return Unit(text, self.citation, self.section, self.page) if text else None
+        while self.lines and not self.lines[0][0].strip():
+            self.lines.pop(0)
+        text = "\n".join(line for line, _ in self.lines).rstrip()
+        if not text:
+            return None
+        breaks: list[tuple[int, int]] = []
+        offset, page = 0, self.page
+        for line, number in self.lines:
+            if number is not None and number != page and line.strip():
+                breaks.append((offset, number))
+                page = number
+            offset += len(line) + 1
+        return Unit(text, self.citation, self.section, self.page, page_breaks=breaks)
 
 
 def _instrument_prefix(citation: str) -> str:
@@ -119,7 +137,7 @@ def _legal_units(lines: list[Line], citation: str) -> list[Unit]:
         stripped = text.strip()
         if not stripped:
             if current:
-                current.lines.append("")
+                current.add("", None)
             continue
         if heading := _CHAPTER_RE.match(stripped):
             close()
@@ -137,22 +155,22 @@ def _legal_units(lines: list[Line], citation: str) -> list[Unit]:
             citation_ = f"{prefix} Annex {annex.group(1).upper()}".strip()
             if current is None or current.citation != citation_:
                 close()
-                current = _Open(citation_, _join(section, f"Annex {annex.group(1).upper()}"), page, [])
-            current.lines.append(stripped)
+                current = _Open(citation_, _join(section, f"Annex {annex.group(1).upper()}"), page)
+            current.add(stripped, page)
             continue
         if _NOTE_RE.match(stripped):
             close()  # an editorial note belongs to the article, not to its last paragraph
-            current = _Open(_article_level(base), _join(section, article_title), page, [stripped])
+            current = _Open(_article_level(base), _join(section, article_title), page, [(stripped, page)])
             continue
         paragraph = _PARAGRAPH_RE.match(stripped)
         if paragraph and not _has_paragraph(base):
             close()
             number = paragraph.group(1) or paragraph.group(2)
-            current = _Open(f"{base}({number})", _join(section, article_title), page, [stripped])
+            current = _Open(f"{base}({number})", _join(section, article_title), page, [(stripped, page)])
             continue
         if current is None:
-            current = _Open(base, _join(section, article_title), page, [])
-        current.lines.append(stripped)
+            current = _Open(base, _join(section, article_title), page)
+        current.add(stripped, page)
     close()
     return _fold_lead_ins(units)
 
@@ -160,17 +178,18 @@ def _legal_units(lines: list[Line], citation: str) -> list[Unit]:
 def _fold_lead_ins(units: list[Unit]) -> list[Unit]:
     """A short lead-in ("For the purposes of this Regulation:") joins the paragraph after it."""
     out: list[Unit] = []
-    pending = ""
+    pending, pending_page = "", None
     for unit in units:
         if len(unit.text.split()) < 12 and "(" not in unit.citation.split("Art.")[-1]:
+            pending_page = unit.page if not pending else pending_page
             pending = f"{pending}\n{unit.text}".strip()
             continue
         if pending:
-            unit = Unit(f"{pending}\n{unit.text}", unit.citation, unit.section, unit.page, unit.extra)
+            unit = unit.after(pending, pending_page)
             pending = ""
         out.append(unit)
     if pending:
-        out.append(Unit(pending, units[-1].citation if units else "", units[-1].section if units else ""))
+        out.append(Unit(pending, units[-1].citation, units[-1].section, pending_page))
     return out
 
 
@@ -240,7 +259,7 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
             close()
             list_run = 0
             top_number, top_heading, heading = int(top.group(1)), stripped, stripped
-            current = _Open(f"{citation} cl. {top_number}", stripped, page, [stripped])
+            current = _Open(f"{citation} cl. {top_number}", stripped, page, [(stripped, page)])
             continue
         if sub and (top_number == 0 or int(sub.group(1)) == top_number):
             close()
@@ -248,14 +267,17 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
             number = sub.group(1) + sub.group(2)
             top_number = top_number or int(sub.group(1))
             heading = stripped
-            current = _Open(f"{citation} cl. {number}", _join(top_heading, stripped[:80]), page, [stripped])
+            current = _Open(f"{citation} cl. {number}", _join(top_heading, stripped[:80]), page, [(stripped, page)])
             continue
         if named:
             close()
             list_run = 0
             top_heading = heading = stripped
             current = _Open(
-                f"{citation} - {stripped.title() if stripped.isupper() else stripped}", stripped, page, [stripped]
+                f"{citation} - {stripped.title() if stripped.isupper() else stripped}",
+                stripped,
+                page,
+                [(stripped, page)],
             )
             continue
         if item:
@@ -263,15 +285,15 @@ def _clause_units(lines: list[Line], citation: str) -> list[Unit]:
             list_run = 1 if number == 1 else number if number == list_run + 1 else list_run
         if current is None:
             heading = ""
-            current = _Open(citation, top_heading, page, [])
-        current.lines.append(stripped)
+            current = _Open(citation, top_heading, page)
+        current.add(stripped, page)
     close()
     return units
 
 
 def _generic_units(lines: list[Line], citation: str) -> list[Unit]:
     units: list[Unit] = []
-    current = _Open(citation, "", None, [])
+    current = _Open(citation, "", None)
     for text, page in lines:
         stripped = text.strip()
         markdown = _MARKDOWN_RE.match(stripped)
@@ -279,11 +301,9 @@ def _generic_units(lines: list[Line], citation: str) -> list[Unit]:
             if unit := current.unit():
                 units.append(unit)
             heading = markdown.group(1) if markdown else stripped
-            current = _Open(citation, heading, page, [] if markdown else [stripped])
+            current = _Open(citation, heading, page, [] if markdown else [(stripped, page)])
             continue
-        if current.page is None:
-            current.page = page
-        current.lines.append(stripped)
+        current.add(stripped, page)
     if unit := current.unit():
         units.append(unit)
     return units

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.chunking import chunk_document, split_text
+from ingest.chunking import chunk_document, chunk_unit, split_text, with_page
 from ingest.loaders import load_document
 from ingest.loaders.eurlex import load_convex, load_formex
+from ingest.structure import split_units
 from tests.conftest import CORPUS, shared_path
 
 
@@ -51,7 +52,6 @@ def test_every_shipped_chunk_is_bounded_and_cited():
 def test_long_provision_splits_at_points_with_point_citations():
     rows = [json.loads(line) for line in shared_path("corpora", "gdpr", "gdpr_2016_679_paragraphs.jsonl").open()]
     paragraph = next(r for r in rows if r["citation"] == "GDPR Art. 9(2)")
-    from ingest.chunking import chunk_unit
     from ingest.structure import split_units, text_lines
 
     units = split_units(
@@ -60,10 +60,10 @@ def test_long_provision_splits_at_points_with_point_citations():
         "primary_law",
     )
     pieces = chunk_unit(units[0], 120, 20)
-    citations = [c for _, c, _ in pieces]
+    citations = [piece.citation for piece in pieces]
     assert citations[0] == "GDPR Art. 9(2)"
     assert "GDPR Art. 9(2)(h)" in citations
-    h_piece = next(refs for _, c, refs in pieces if c == "GDPR Art. 9(2)(h)")
+    h_piece = next(piece.refs for piece in pieces if piece.citation == "GDPR Art. 9(2)(h)")
     assert "ref_9_2_h" in h_piece and "ref_9_2_a" not in h_piece
 
 
@@ -162,3 +162,18 @@ def test_a_chunk_over_the_ceiling_cannot_be_made():
 
     with pytest.raises(ValidationError):
         Chunk(chunk_id="c", collection="x", doc_id="d", position=0, text="x" * (CHUNK_MAX_CHARS + 1), citation="D")
+
+
+def test_a_clause_crossing_a_page_cites_the_page_each_piece_starts_on():
+    """A long clause printed over pages 4 and 5: its first piece is cited on p. 4, a piece cut on p. 5 on p. 5."""
+    sentences = [f"Sentence {n} of the cataract clause sets a limit of {n} percent." for n in range(1, 41)]
+    lines = [("4.3 Cataract Treatment", 4), *[(s, 4 if n < 20 else 5) for n, s in enumerate(sentences)]]
+    (unit,) = split_units(lines, "Sunrise Health Shield Policy", "policy_wording")
+    assert unit.page == 4 and unit.page_at(len(unit.text) - 1) == 5
+    pieces = chunk_unit(unit, 120, 20)
+    assert len(pieces) >= 3
+    assert [with_page(p.citation, p.page) for p in pieces][0] == "Sunrise Health Shield Policy cl. 4.3, p. 4"
+    for piece in pieces:
+        first = next(n for n, s in enumerate(sentences) if piece.text.startswith(s[:30]) or s in piece.text)
+        assert piece.page == (4 if first < 20 else 5), (piece.text[:60], piece.page)
+    assert pieces[-1].page == 5 and with_page("x", None) == "x"

@@ -89,10 +89,15 @@ def real_chunks(real) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def provision(citation: str) -> str:
+    """A PDF chunk's citation without the page it starts on: `Arogya Sanjeevani cl. 4.3, p. 5` -> `... cl. 4.3`."""
+    return re.sub(r", p\. \d+$", "", citation)
+
+
 def chunks_of(real_chunks, product: str, clause: str) -> list[dict[str, Any]]:
     """Every chunk of one clause (`cl. 4.1` of the product's citation), in order."""
     citation = f"{DEFAULTS[product]['citation']} {clause}"
-    found = [p for p in real_chunks[product] if p["citation"] == citation]
+    found = [p for p in real_chunks[product] if provision(p["citation"]) == citation]
     assert found, f"no chunk cited {citation!r}; clauses: {sorted({p['citation'] for p in real_chunks[product]})}"
     return found
 
@@ -157,6 +162,7 @@ def test_real_pdf_clause_has_its_page_section_and_heading(real_chunks, product, 
     first = chunks[0]
     assert first["text"].startswith(heading), first["text"][:120]
     assert first["page"] == page_of(PDFS[product], heading)
+    assert first["citation"] == f"{DEFAULTS[product]['citation']} {clause}, p. {first['page']}"
     assert {c["section_key"] for c in chunks} == {key}
     assert first["clause_id"] == clause.removeprefix("cl. ")
     assert first["benefit_name"] and first["benefit_name"].split()[0] in heading
@@ -168,7 +174,7 @@ def test_real_pdf_top_level_sections_follow_in_order_and_annexure_lists_are_not_
     67 VASOFIX SAFETY) and lists inside clauses never become clauses of their own."""
     tops = []
     for chunk in real_chunks[product]:
-        match = re.search(r" cl\. (\d+)$", chunk["citation"])
+        match = re.search(r" cl\. (\d+)$", provision(chunk["citation"]))
         if match and int(match.group(1)) not in tops:
             tops.append(int(match.group(1)))
     expected = {"parivar": list(range(1, 8)), "arogya": list(range(1, 13))}[product]
@@ -208,7 +214,9 @@ def test_numbered_lists_inside_a_clause_stay_in_it(real_chunks):
     assert "Cataract and age related eye ailments" in diseases
     for product in ("parivar", "arogya"):
         assert not [
-            c["citation"] for c in real_chunks[product] if re.search(r" cl\. (3\.1\.14|6\.3)\.\d+$", c["citation"])
+            c["citation"]
+            for c in real_chunks[product]
+            if re.search(r" cl\. (3\.1\.14|6\.3)\.\d+$", provision(c["citation"]))
         ]
 
 
@@ -556,7 +564,12 @@ def test_answers_state_their_coverage_and_the_clause(make_services, question, po
 
 def point_for(points: list[dict[str, Any]], a_citation: str, b_citation: str) -> dict[str, Any]:
     found = [
-        p for p in points if p["a"] and p["b"] and p["a"]["citation"] == a_citation and p["b"]["citation"] == b_citation
+        p
+        for p in points
+        if p["a"]
+        and p["b"]
+        and provision(p["a"]["citation"]) == a_citation
+        and provision(p["b"]["citation"]) == b_citation
     ]
     assert len(found) == 1, [
         (p["verdict"], (p["a"] or {}).get("citation"), (p["b"] or {}).get("citation")) for p in points
@@ -784,7 +797,7 @@ def test_compare_two_real_wordings(real_services, question, a_clause, b_clause, 
     else:
         assert point["a"]["values"] == point["b"]["values"] and not point["differing"]
     for side, clause in (("a", a_clause), ("b", b_clause)):
-        assert clause in [c["citation"] for c in sides[side]["evidence"]]
+        assert clause in [provision(c["citation"]) for c in sides[side]["evidence"]]
 
 
 # --------------------------------------------------------------------------- service routes

@@ -73,6 +73,19 @@ def test_metrics_on_a_hand_made_ranking():
     assert public_row(rows[3]) == {"id": "d", "first_hit": None}  # held-out: ids and ranks only
 
 
+def test_the_recital_set_ranks_only_binding_chunks_and_splits_odd_and_even_recitals():
+    shared_path("corpora", "gdpr", "qa", "gdpr_recital_to_article_retrieval.jsonl")
+    recitals = official_eval.recital_cases()
+    assert recitals and all(c.articles_only and c.instrument == official_eval.RECITAL_SET for c in recitals)
+    assert {c.split for c in recitals} == {"dev", "heldout"}
+    assert all(g.startswith("GDPR Art. ") for c in recitals for g in c.gold)
+    ranked = [evidence("GDPR Recital 85", "recital"), evidence("GDPR Art. 33(1)")]
+    asked = OfficialCase("r", official_eval.RECITAL_SET, "dev", "q", ("GDPR Art. 33",), True, articles_only=True)
+    assert official_eval.answers(asked, ranked) == ranked[1:]
+    assert official_eval.question_row(asked, official_eval.answers(asked, ranked))["first_hit"] == 1
+    assert official_eval.answers(case("a", "GDPR Art. 33"), ranked) == ranked  # plain questions rank every chunk
+
+
 def test_a_run_of_one_section_merges_into_the_earlier_results():
     previous = {
         "command": "policyrag eval",

@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ingest.detection import detect
 from ingest.loaders.clauses import clause_units, is_clause_json
 from ingest.loaders.eurlex import act_metadata, is_convex, is_formex, load_convex, load_formex
 from ingest.loaders.fhir import fhir_units
@@ -20,6 +21,7 @@ from ingest.units import LoadedDocument, LoaderError, Unit
 TEXT_SUFFIXES = {".txt", ".md"}
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | {".pdf", ".html", ".htm", ".xhtml", ".xml", ".json", ".jsonl"}
 IGNORED_NAMES = {"readme.md", "manifest.md", "license", "license.txt"}
+POLICY_WORDING_RANK = 2  # the terms of a contract, as the shipped wordings' sidecars rank them
 
 
 def is_sidecar(path: Path) -> bool:
@@ -84,7 +86,8 @@ def _structured(path: Path, data: bytes) -> tuple[dict[str, Any], list[Unit] | N
     if suffix in TEXT_SUFFIXES:
         return {}, None, load_text(path)
     if suffix == ".pdf":
-        return {}, None, load_pdf(path)
+        metadata, lines = load_pdf(path)
+        return metadata, None, lines
     if suffix in (".html", ".htm", ".xhtml"):
         html = read_text(path)
         if is_convex(html):
@@ -115,6 +118,15 @@ def _structured(path: Path, data: bytes) -> tuple[dict[str, Any], list[Unit] | N
     raise LoaderError(f"{path}: unknown JSON document (expected a FHIR resource or a list of paragraphs with text)")
 
 
+def _detected(lines: list[Line], defaults: dict[str, Any]) -> dict[str, Any]:
+    """The detection, recorded; a detected policy wording is read clause by clause unless the user gave a type."""
+    detection = detect(lines)
+    found = detection.metadata()
+    if detection.document_type and "document_type" not in defaults:
+        found.update(document_type=detection.document_type, hierarchy_rank=POLICY_WORDING_RANK)
+    return found
+
+
 def load_document(path: Path, root: Path, defaults: dict[str, Any] | None = None) -> LoadedDocument:
     """Load one file into units with validated metadata; raises LoaderError or SidecarError naming it."""
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
@@ -134,6 +146,8 @@ def load_document(path: Path, root: Path, defaults: dict[str, Any] | None = None
             "update the sidecar, e.g. python scripts/refresh_hashes.py)"
         )
     inferred, units, lines = _structured(path, data)
+    if lines is not None and sidecar is None:
+        inferred.update(_detected(lines, defaults or {}))
     metadata = {**_default_metadata(path), **inferred, **(defaults or {})}
     if sidecar is not None:
         metadata.update(sidecar.model_dump(mode="json", exclude_none=True))
@@ -160,7 +174,7 @@ def load_document(path: Path, root: Path, defaults: dict[str, Any] | None = None
 
 # Bump when loading or chunking changes what a document becomes: every document is then re-chunked
 # on the next ingest (vectors of unchanged text come from the cache, so this costs little).
-PIPELINE_VERSION = "8"
+PIPELINE_VERSION = "9"
 
 
 def fingerprint(path: Path, defaults: dict[str, Any] | None) -> str:

@@ -12,9 +12,10 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.errors import PyPdfError
+from pypdf import PasswordType, PdfReader
+from pypdf.errors import DependencyError, PyPdfError
 
+from ingest.loaders.titles import short_title
 from ingest.structure import Line
 from ingest.units import LoaderError
 
@@ -61,16 +62,34 @@ def unwrap(lines: list[str]) -> list[str]:
     return out
 
 
-def load_pdf(path: Path) -> list[Line]:
+def _open(path: Path) -> PdfReader:
+    """The reader, decrypted when the PDF has only an owner password (it opens in any viewer without one)."""
+    reader = PdfReader(path)
+    if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
+        raise LoaderError(
+            f"{path}: the PDF needs a password to open; ingest a copy saved without one "
+            "(e.g. qpdf --decrypt --password=... in.pdf out.pdf)"
+        )
+    return reader
+
+
+def _metadata_title(reader: PdfReader) -> str | None:
+    try:
+        return reader.metadata.title if reader.metadata else None
+    except (PyPdfError, ValueError, KeyError, TypeError):  # a damaged info dictionary is no reason to refuse
+        return None
+
+
+def load_pdf(path: Path) -> tuple[dict[str, str], list[Line]]:
+    """(inferred title and citation, lines with their page numbers); raises LoaderError naming the file."""
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # font warnings on real insurer PDFs are noise
     try:
-        reader = PdfReader(path)
-        if reader.is_encrypted:
-            raise LoaderError(f"{path}: the PDF is encrypted")
+        reader = _open(path)
         pages = [(page.extract_text() or "").splitlines() for page in reader.pages]
+        title = _metadata_title(reader)
     except LoaderError:
         raise
-    except (PyPdfError, OSError, ValueError, KeyError, TypeError) as exc:
+    except (PyPdfError, OSError, ValueError, KeyError, TypeError, DependencyError) as exc:
         raise LoaderError(f"{path}: unreadable PDF ({exc})") from exc
     if not any(line.strip() for lines in pages for line in lines):
         raise LoaderError(f"{path}: the PDF has no extractable text (a scan needs OCR first)")
@@ -83,4 +102,6 @@ def load_pdf(path: Path) -> list[Line]:
             if line.strip() and _signature(line) not in running and not _PAGE_NUMBER_RE.match(line)
         ]
         out += [(line, number) for line in unwrap(kept)]
-    return out
+    headers = dict.fromkeys(line for lines in pages for line in lines if _signature(line) in running)
+    name = short_title(title, headers, next((lines for lines in pages if any(x.strip() for x in lines)), []))
+    return ({"title": name, "citation": name} if name else {}), out
