@@ -12,7 +12,6 @@ from core.steps import timed
 from core.types import Evidence
 from language.expansion import expand
 from retrieval.grading import grade_evidence
-from retrieval.search import RetrievalOptions
 from retrieval.services import Services
 from retrieval.strips import strip
 from retrieval.web_search import graded_web_evidence
@@ -28,10 +27,10 @@ def requery(state: GraphState, runtime: Runtime[RunContext], services: Services)
     query = expand(question)
     candidates = state.get("candidates") or []
     seen = {e.chunk_id for e in candidates}
-    options = RetrievalOptions(mode=context.retrieval_mode)
+    options = services.retrieval_options(context.retrieval_mode)
     pool = max(settings.candidate_pool, context.k(settings))
     found = services.resources.retriever.retrieve(query, context.search_filters(), pool, options)
-    graded = grade_evidence(question, [e for e in found if e.chunk_id not in seen])
+    graded = grade_evidence(question, [e for e in found if e.chunk_id not in seen], settings.authority_order)
     new_local = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
     update: dict[str, Any] = {"query": query, "requeried": True}
     new_web: list[Evidence] = []
