@@ -143,6 +143,11 @@ class Settings(BaseSettings):
 
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
+    chunk_context: bool = Field(
+        True,
+        description="Match each chunk with its context line (instrument, headings) in the dense and sparse text; "
+        "off only to measure what it adds. Takes effect on documents (re)ingested after the change (--rebuild).",
+    )
 
     @classmethod
     def settings_customise_sources(

@@ -132,7 +132,9 @@ def ingest(
             except (LoaderError, SidecarError, OSError) as exc:
                 report.failed.append((str(job.path), str(exc)))
                 continue
-            chunks = chunk_document(document, job.collection, settings.chunk_words, settings.chunk_overlap_words)
+            chunks = chunk_document(
+                document, job.collection, settings.chunk_words, settings.chunk_overlap_words, settings.chunk_context
+            )
             sentences = [sentences_for_index(c.text) for c in chunks]
             records.append(
                 DocumentRecord(job.collection, job.doc_id, str(job.path), print_, document.metadata, chunks, sentences)
