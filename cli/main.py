@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--mode",
         choices=["dense", "sparse", "hybrid", "rerank"],
         default="hybrid",
-        help="candidate order: dense, sparse, hybrid (RRF fusion) or sentence rerank",
+        help="candidate order: dense, sparse, hybrid (Qdrant distribution-based score fusion) or sentence rerank",
     )
     p.add_argument("--json", action="store_true", help="print the evidence records as JSON")
     p.set_defaults(command_name="search")

@@ -39,11 +39,12 @@ CUE_BONUS = 0.15
 LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
 BINDING_BONUS = 0.08
-BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation
+BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation ...
+BINDING_SUPPORT_MARGIN = 0.05  # ... when it supports the question about as well (the same point, not another)
 NEAR = 3  # a following statement stands within this many statements of the lead
 CUE_FOLLOW_SUPPORT = 0.2  # a nearby statement carrying the asked-for fact (an extension period) needs only this
 POSITION_PRIOR = 0.01  # per statement: a provision says its main rule first
-META_PENALTY = 0.1  # "Scope: ...", "History: ...": about the document, not what it provides
+META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what it provides
 META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary"})
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
 CONFIDENCE_WEIGHT = 0.2  # the grader's view of the whole chunk
@@ -54,7 +55,7 @@ _PERIOD = (
 )
 _CUES: dict[str, re.Pattern[str]] = {
     "deadline": re.compile(
-        rf"{_PERIOD}|without (undue )?delay|\bimmediately\b|\b(no|not) later than\b|\bwithin\b|\bat least\b"
+        rf"{_PERIOD}|without (undue )?delay|\bimmediately\b|\b(no|not) later than\b"
         r"|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b",
         re.I,
     ),
@@ -141,7 +142,10 @@ def _scored_text(statement: Statement, whole_lists: bool) -> str:
 
 def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], embed: Embed | None) -> list[Option]:
     """Every quotable statement of every block, scored."""
-    whole_lists = analysis.answer_type == "list"
+    # a list, or a definition made of points ("Hospital means ... which has: (a) ... (b) ..."), is quoted whole;
+    # a question naming one point ("46(2)(c)") is answered from that point
+    named_point = any("(" in p for p in analysis.provisions)
+    whole_lists = analysis.answer_type == "list" or (analysis.answer_type == "definition" and not named_point)
     per_block = [[s for s in statements(b.text) if _quotable(s, whole_lists)] for b in blocks]
     seen_in: dict[str, set[str]] = {}
     for block, quotable in zip(blocks, per_block, strict=True):
@@ -149,7 +153,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             seen_in.setdefault(statement.text, set()).add(block.doc_id)
     referenced = {i for i, b in enumerate(blocks) if b.scores.reference_match}
     texts = [[_scored_text(s, whole_lists) for s in ss] for ss in per_block]
-    scored = score_sentences(question, texts, embed, referenced, skip_headings=False)
+    naming = {w for i in referenced for w in words(blocks[i].citation)}
+    scored = score_sentences(question, texts, embed, referenced, skip_headings=False, naming=naming)
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -181,7 +186,8 @@ def lead_option(candidates: list[Option], blocks: list[Evidence]) -> Option | No
     if blocks[best.block].authority != "binding":
         binding = [o for o in ranked if blocks[o.block].authority == "binding"]
         if binding and binding[0].score >= best.score - BINDING_MARGIN:
-            return binding[0]
+            if binding[0].support >= best.support - BINDING_SUPPORT_MARGIN:
+                return binding[0]
     return best
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from language.expansion import expansion_terms
+from language.references import instrument_named
 from language.words import words
 
 QUESTION_WORDS = frozenset(
@@ -37,10 +38,18 @@ def named_numbers(question: str) -> set[str]:
     return set(_NUMBER_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)))
 
 
+# Two or more capitalised words, "of"/"and"/"for" between them allowed: one name ("Mental Health Act",
+# "Freedom of Information"); a text mentions it only by the whole name, its initials or its instrument.
+_TITLED_RE = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+(?: (?:of |and |for |the )?[A-Z][a-z]+)+\b")
+
+
 def salient_names(question: str) -> list[str]:
-    """Acronyms and proper names in the question (HIPAA, California), which a relevant chunk should mention."""
-    names = []
-    for match in _NAME_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)):
+    """Acronyms and proper names in the question (HIPAA, California, the Mental Health Act), which a relevant
+    chunk should mention."""
+    text = _REFERENCE_SPAN_RE.sub(" ", question)
+    names = [m.group(0) for m in _TITLED_RE.finditer(text)]
+    text = _TITLED_RE.sub(" ", text)
+    for match in _NAME_RE.findall(text):
         if match.lower() in ("i", "a") or match.isdigit():
             continue
         if match not in names:
@@ -52,6 +61,10 @@ def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
     """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to."""
     if name.lower() in haystack:
         return True
+    if " " in name:  # a titled name: by its initials ("EHDS") or as the instrument the text belongs to
+        initials = "".join(w[0] for w in name.split() if w[0].isupper()).lower()
+        named = instrument_named(name)
+        return initials in haystack_terms or bool(named and named == instrument_named(haystack))
     for phrase in expansion_terms(name):  # ICO -> "supervisory authority Information Commissioner"
         if set(words(phrase)) & haystack_terms:
             return True

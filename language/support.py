@@ -28,6 +28,7 @@ class ScoredSentence:
 
 
 REFERENCE_BONUS = 0.3
+NEUTRAL_SUPPORT = 0.5  # a question that only names its provision: every sentence of it supports alike
 
 
 def score_sentences(
@@ -36,12 +37,16 @@ def score_sentences(
     embed: Embed | None,
     referenced: set[int] | None = None,
     skip_headings: bool = True,
+    naming: set[str] | None = None,
 ) -> list[ScoredSentence]:
     """Each sentence's support for the question in [0, 1]: content-word coverage (legal terms the
     question's words map to included), similarity to the question, any number the question names,
     and a bonus for sentences of a passage that carries the reference the question names.
-    Headings are labels, not statements, and are never candidates."""
-    wanted = content_terms(question) | set(words(" ".join(expansion_terms(question))))
+    Headings are labels, not statements, and are never candidates. Words that only name the provision asked
+    about (`naming`: "Caldicott", "Principle") pick the passage, not the sentence within it: they do not count."""
+    asked = content_terms(question) | set(words(" ".join(expansion_terms(question))))
+    wanted = asked - (naming or set())
+    only_named = bool(asked) and not wanted  # "What does Caldicott Principle 2 say?": the passage's main rule
     numbers = named_numbers(question)
     referenced = referenced or set()
     candidates = [
@@ -58,7 +63,9 @@ def score_sentences(
     for (index, sentence), sim in zip(candidates, similarity):
         terms = set(words(sentence)) & wanted
         coverage = min(1.0, 1.5 * len(terms) / len(wanted)) if wanted else None
-        if embed is None:
+        if only_named:
+            score = NEUTRAL_SUPPORT
+        elif embed is None:
             score = coverage or 0.0
         else:
             score = float(sim) if coverage is None else 0.5 * coverage + 0.5 * float(sim)

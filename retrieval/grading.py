@@ -39,7 +39,7 @@ CONTEXT_NAMES = frozenset(
     italy latvia lithuania luxembourg malta netherlands poland portugal romania slovakia slovenia spain sweden
     austrian belgian bulgarian croatian cypriot danish estonian finnish french german greek hungarian irish
     italian latvian lithuanian maltese dutch polish portuguese romanian slovak slovenian spanish swedish
-    british english scottish welsh european monday tuesday wednesday thursday friday saturday sunday
+    british english scottish welsh european europe monday tuesday wednesday thursday friday saturday sunday
     january february march april may june july august september october november december""".split()
 )
 # Regimes and jurisdictions outside the corpus: a question about them is out of scope unless a chunk names them.

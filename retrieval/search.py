@@ -1,8 +1,8 @@
 """retrieve(query, filters, k) -> evidence, with every score kept apart.
 
-One round trip to Qdrant returns the dense, sparse, RRF-fused and sentence-reranked lists (and
+One round trip to Qdrant returns the dense, sparse, score-fused (DBSF) and sentence-reranked lists (and
 the chunks carrying a reference the question names). The order depends on the mode:
-dense / sparse / hybrid (Qdrant's RRF) / rerank (sentence MaxSim over the fused candidates).
+dense / sparse / hybrid (Qdrant fusion) / rerank (sentence MaxSim over the fused candidates).
 With the reference boost, chunks that carry an article reference the question names come first.
 """
 
