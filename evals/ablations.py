@@ -24,7 +24,7 @@ from core.settings import Settings
 from core.types import Evidence
 from evals import datasets, official_eval
 from evals.answer_quality import citations_match
-from evals.metrics import mean
+from evals.metrics import mean, share
 from nodes.grade import grade
 from nodes.retrieve import retrieve
 from retrieval.resources import Resources
@@ -32,7 +32,6 @@ from retrieval.services import Services
 
 K = 10  # evidence kept per question: Hit@5 and MRR@10 look this deep
 PLAIN = "plain questions"
-SPLITS = ("dev", "heldout")
 
 
 @dataclass(frozen=True)
@@ -116,10 +115,6 @@ def question_row(gold: Gold, evidence: list[Evidence], ms: float) -> dict[str, A
     }
 
 
-def _share(flags: list[bool]) -> float | None:
-    return round(mean(float(f) for f in flags), 3) if flags else None
-
-
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Hit@1, Hit@5, MRR@10; `rank1_binding`: share of the questions whose gold is binding that get a binding
     chunk first; `rank1_authority`: share of each authority at rank 1; the median ms of retrieve + grade."""
@@ -127,11 +122,11 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     authorities = [r["rank1_authority"] for r in rows]
     return {
         "questions": len(rows),
-        "hit@1": _share([r == 1 for r in ranks]),
-        "hit@5": _share([r is not None and r <= 5 for r in ranks]),
+        "hit@1": share([r == 1 for r in ranks]),
+        "hit@5": share([r is not None and r <= 5 for r in ranks]),
         "mrr@10": round(mean(1 / r if r is not None and r <= K else 0.0 for r in ranks), 3),
-        "rank1_binding": _share([r["rank1_authority"] == "binding" for r in rows if r["gold_binding"]]),
-        "rank1_authority": {a: _share([x == a for x in authorities]) for a in sorted(set(filter(None, authorities)))},
+        "rank1_binding": share([r["rank1_authority"] == "binding" for r in rows if r["gold_binding"]]),
+        "rank1_authority": {a: share([x == a for x in authorities]) for a in sorted(set(filter(None, authorities)))},
         "ms_p50": round(statistics.median(r["ms"] for r in rows), 1) if rows else None,
     }
 
@@ -153,21 +148,7 @@ def run(golds: list[Gold], indexes: dict[bool, Resources]) -> dict[str, Any]:
         rows[variant.name] = [
             question_row(gold, *graph_evidence(services, gold.question, gold.collection)) for gold in golds
         ]
-    out: dict[str, Any] = {}
-    for group in dict.fromkeys(g.group for g in golds):
-        out[group] = {}
-        for split in SPLITS:
-            part = {
-                name: [r for r in found if r["group"] == group and r["split"] == split] for name, found in rows.items()
-            }
-            out[group][split] = {
-                "questions": len(part[VARIANTS[0].name]),
-                "ablations": [
-                    {"ablation": name, **summary(found), "per_question": [public_row(r) for r in found]}
-                    for name, found in part.items()
-                ],
-            }
-    return out
+    return official_eval.by_group_and_split(rows, "group", summary, public_row)
 
 
 def note(base: Settings) -> str:
