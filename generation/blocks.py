@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
+from language.analysis import QuestionAnalysis
 
 MAX_BLOCKS = 8
 POLICY_MEAN_OVER = 2  # policy questions: the mean confidence of this many top clauses decides
@@ -45,6 +46,42 @@ PROCEDURAL_SECTIONS = frozenset(
         "preamble",
     }
 )
+
+
+ABSENT_FROM_WORDING = "absent from the wording: "  # how a refusal of a benefit no clause names begins
+
+# ... and, with the general terms (disclosure, moratorium), clauses that never say whether a benefit exists
+NOT_ABOUT_COVER = PROCEDURAL_SECTIONS | {"conditions"}
+
+
+def cover_clauses(analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[list[Evidence], str]:
+    """A question about what a policy pays for is answered only from a wording's clauses on cover,
+    exclusions, waiting periods or limits (a web page or a premium clause cannot say what a wording
+    covers); when none answers, the benefit is absent from the wording and the reason says what was found."""
+    clauses = [b for b in blocks if b.document_type == "policy_wording"]
+    if not blocks or not analysis.about_cover or not (clauses or analysis.domain == "insurance"):
+        return blocks, ""
+    kept = [b for b in clauses if b.metadata.get("section_key") not in NOT_ABOUT_COVER]
+    if kept:
+        return kept, ""
+    if not clauses:
+        return (
+            [],
+            f"{ABSENT_FROM_WORDING}only other sources (a web page) were relevant, and they cannot say what it covers",
+        )
+    return [], absent_from_wording(clauses, "are about running the policy")
+
+
+def absent_from_wording(clauses: list[Evidence], found: str) -> str:
+    """Why a question about cover was refused: what the wording's closest clauses were about instead."""
+    wordings = sorted({str(b.metadata.get("document_citation") or b.document) for b in clauses})
+    closest = "; ".join(
+        f"{b.citation} ({str(b.metadata.get('section_key') or 'general terms').replace('_', ' ')})" for b in clauses[:3]
+    )
+    return (
+        f"{ABSENT_FROM_WORDING}no clause of {' or '.join(wordings)} on what it covers, excludes or limits "
+        f"answers this; the closest clauses found {found}: {closest}"
+    )
 
 
 def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]) -> tuple[str, str | None]:

@@ -25,7 +25,9 @@ from core.types import Evidence
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from language.analysis import QuestionAnalysis, analyse
+from language.expansion import expansion_terms
 from language.passages import Statement, statements
+from language.question import content_terms
 from language.support import Embed, score_sentences
 from language.words import words
 
@@ -85,9 +87,22 @@ _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than
 _MODAL_VERB_RE = re.compile(
     r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(\s+be(?:\s+able\s+to)?|\s+have\s+to)?\s+([a-z]+)", re.I
 )
+# an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
+_EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admissible)\b", re.I)
+_EXCLUSION_CODE_RE = re.compile(r"\bexcl\s*0*\d+\b", re.I)
 _NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
 _CONDITION_RE = re.compile(
     r"\b(unless|except|provided that|only (if|where|when)|subject to|to the extent|on condition)\b", re.I
+)
+
+
+# Words every question about a policy's cover shares: they never show that a clause is about the thing asked.
+_COVER_QUESTION_WORDS = frozenset(
+    words(
+        "individual group family floater member person insured year month day week time free each every health "
+        "hospital hospitalisation treatment expenses cost bill pay paid payment claim money get give offer "
+        "include provide benefit need want stay"
+    )
 )
 
 
@@ -102,9 +117,12 @@ class Option:
     cue: bool = False
 
 
-def _cue(question: str, analysis: QuestionAnalysis, statement: Statement) -> bool:
-    """The statement carries the kind of fact the question asks for."""
+def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
+    """The statement carries the kind of fact the question asks for; asked whether something is covered,
+    an exclusion naming it answers (it overrides any benefit or waiting period that also names it)."""
     text = statement.whole
+    if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
+        return True
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))
         return bool(statement.points) and (not listed or bool(listed & set(words(statement.text))))
@@ -162,7 +180,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score = (
             support.score - POSITION_PRIOR * min(statement.position, 10) + CONFIDENCE_WEIGHT * (block.confidence or 0)
         )
-        cue = _cue(question, analysis, statement)
+        cue = _cue(question, analysis, statement, block)
         score += (LIST_CUE_BONUS if analysis.answer_type == "list" else CUE_BONUS) if cue else 0.0
         score -= META_PENALTY if statement.label in META_LABELS else 0.0
         score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
@@ -172,12 +190,30 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     return out
 
 
-def lead_option(candidates: list[Option], blocks: list[Evidence]) -> Option | None:
-    """The statement that answers; a binding one when it answers nearly as well as an explanation."""
+def asked_about(question: str, analysis: QuestionAnalysis) -> set[str]:
+    """For a question about a policy's cover, the words that name what is asked about ("screening",
+    "IVF" with its bridge "in vitro fertilisation"); empty for other questions."""
+    if not analysis.about_cover:
+        return set()
+    bridged = {w for phrase in expansion_terms(question) for w in words(phrase)}
+    return (content_terms(question) | bridged) - _COVER_QUESTION_WORDS
+
+
+def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
+    """The statement, or its clause's heading, names what the question asks about."""
+    heading = block.text.split("\n", 1)[0]
+    return not asked or bool(asked & set(words(f"{option.statement.whole} {heading}")))
+
+
+def lead_option(candidates: list[Option], blocks: list[Evidence], asked: set[str] | None = None) -> Option | None:
+    """The statement that answers; a binding one when it answers nearly as well as an explanation. Asked
+    whether a policy covers something, only a statement naming that thing answers (a clause about
+    something else must not turn into a benefit or an exclusion)."""
 
     def answers(option: Option) -> bool:
         strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
-        return option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
+        supported = option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
+        return supported and _names_asked(asked or set(), option, blocks[option.block])
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
     if not ranked:
@@ -234,15 +270,31 @@ def _finish(text: str) -> str:
 
 def render(statement: Statement, block: Evidence) -> str:
     """A statement as an answer sentence: a lead-in with every point, a point after its lead-in (or its
-    provision when the lead-in is in another chunk); bullet points joined by semicolons."""
+    provision when the lead-in is in another chunk); bullet points joined by semicolons; an exclusion
+    clause's bare list says what it excludes."""
     if statement.points:
-        joined = _join_points(statement.points)
-        return _finish(f"{statement.text} {joined}")
-    if statement.marker:
+        text = f"{statement.text} {_join_points(statement.points)}"
+    elif statement.marker:
         lead_in = statement.lead_in or f"Under {block.citation}:"
         marker = "" if statement.marker in "-•*" else f"{statement.marker} "
-        return _finish(f"{lead_in} {marker}{statement.text}")
-    return _finish(statement.text)
+        text = f"{lead_in} {marker}{statement.text}"
+    else:
+        text = statement.text
+    return _finish(_as_exclusion(text, block))
+
+
+def _as_exclusion(text: str, block: Evidence) -> str:
+    """'Contraception, sterilisation, ...' from an exclusion clause becomes 'CareShield Rider (Individual)
+    excludes Sterility and Infertility (Excl17): contraception, ...': the clause's polarity is in its
+    heading, which the quoted text does not carry."""
+    benefit = block.metadata.get("benefit_name")
+    if block.metadata.get("coverage_type") != "not_covered" or not benefit or _EXCLUDES_RE.search(text):
+        return text
+    code = _EXCLUSION_CODE_RE.search(block.text.split("\n", 1)[0])
+    named = f"{benefit} ({code.group(0).replace(' ', '')})" if code else str(benefit)
+    wording = block.metadata.get("document_citation") or block.document
+    first = text if text[:2].isupper() else f"{text[0].lower()}{text[1:]}"
+    return f"{wording} excludes {named}: {first}"
 
 
 def _join_points(points: tuple[str, ...]) -> str:
@@ -272,7 +324,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if from_records := compose_records(question, analysis, blocks):
         return " ".join(from_records)
     candidates = options(question, analysis, blocks, embed)
-    lead = lead_option(candidates, blocks)
+    lead = lead_option(candidates, blocks, asked_about(question, analysis))
     if lead is None:
         return REFUSAL
     chosen = [lead, *following(lead, candidates, blocks)]

@@ -40,6 +40,7 @@ class QuestionAnalysis:
     medical_advice: bool = False
     list_of: str | None = None  # what a list question lists: conditions, medications, exclusions ...
     across_patients: bool = False  # "which patients have X": every patient's record is a candidate
+    about_cover: bool = False  # "is X covered / do I get Y": answered by what a wording covers, excludes or limits
 
 
 # Ordered: the first rule that matches the question sentence decides. Each is (answer type, pattern).
@@ -47,7 +48,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     ("comparison", r"\b(differ(ence|ent|s)?|compare[ds]?|comparison|versus|vs\.?|same as|unlike)\b"),
     (
         "yes_no",
-        r"(^\s*|[,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
+        r"^\s*(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)\s+[a-z]+\b"
+        r"|([,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
         r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|patients?|[a-z]+s)\b",
     ),
     (
@@ -119,6 +121,20 @@ _GOVERNANCE_RE = re.compile(
 # "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not
 _WHO_HAS_RE = re.compile(r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b)", re.I)
 _PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
+# Asking what a policy pays for; questions about running the policy (cancel, renew, premium, claim
+# settlement, complaints) are not, though they say "pay" or "get" too.
+_COVER_RE = re.compile(
+    r"\b(cover(ed|s)?|pay (for|out)|payout|pays? (for )?(his|her|my|the|their|our|a|an) (hospital |medical )?"
+    r"(bills?|costs?|expenses?|treatment|surgery|operation)|reimburs\w*|entitled|benefits?|bonus|lump sum"
+    r"|(do|does|will|would|can) (i|we|he|she|they|the member|my \w+) get|give[sn]? (me|us|him|her|them)"
+    r"|offers?|includes?|provides?)\b",
+    re.I,
+)
+_RUNNING_THE_POLICY_RE = re.compile(
+    r"\b(cancel\w*|renew\w*|premiums?|grace|free look|refund\w*|complain\w*|grievance|ombudsman|documents?"
+    r"|migrat\w*|port\w*|disclos\w*|fraud|settle\w*|cashless|tpa|how (long|quickly|soon)|when)\b",
+    re.I,
+)
 _VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)
 
 # Medical advice: a person asking what to take, stop or do for their own body. The treatment object is what
@@ -183,6 +199,13 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
     return None
 
 
+def asks_about_cover(question: str) -> bool:
+    """Whether a policy question asks what the wording pays for (a benefit, an exclusion, a limit), which
+    only a clause on cover, exclusions, waiting periods or limits can answer."""
+    text = question_sentence(question)
+    return bool(_COVER_RE.search(text)) and not _RUNNING_THE_POLICY_RE.search(text)
+
+
 def across_patients(question: str) -> bool:
     """Asked of every patient's record ("which patients take warfarin?"), not of a person's rights over one
     or of a duty towards patients ("can patients insist a human decides which patients get a follow-up?")."""
@@ -213,4 +236,5 @@ def analyse(question: str) -> QuestionAnalysis:
         medical_advice=is_medical_advice(question),
         list_of=("medications" if list_of.group(0).lower() == "on" else list_of.group(0).lower()) if list_of else None,
         across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
+        about_cover=answer_type in ("yes_no", "amount") and asks_about_cover(question),
     )

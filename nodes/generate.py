@@ -10,7 +10,14 @@ from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
 from generation.answer import generate_answer
-from generation.blocks import MAX_BLOCKS, adaptive_policy_blocks, context_blocks, coverage_line
+from generation.blocks import (
+    MAX_BLOCKS,
+    absent_from_wording,
+    adaptive_policy_blocks,
+    context_blocks,
+    cover_clauses,
+    coverage_line,
+)
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.services import Services
@@ -23,9 +30,12 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     settings = services.settings
     _, incorrect = context.thresholds(settings)
     route = state.get("route", "INCORRECT")
-    cap = ACROSS_PATIENTS_K if analyse(state["question"]).across_patients else MAX_BLOCKS
+    analysis = analyse(state["question"])
+    cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS
     blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect, cap)
+    blocks, absent = cover_clauses(analysis, blocks)
     blocks, weak = adaptive_policy_blocks(blocks, settings.policy_evidence_floor, settings.policy_max_clauses)
+    weak = absent or weak
 
     def emit(piece: str) -> None:
         runtime.stream_writer({"token": piece})
@@ -34,6 +44,8 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     result = generate_answer(state["question"], blocks, generator, services.sanitiser, emit)
     if weak:
         result.detail = weak
+    elif result.status == "refused" and analysis.about_cover and blocks:
+        result.detail = absent_from_wording(blocks, "do not name what was asked")
     coverage = None
     if result.status == "answered":
         result.answer, coverage = coverage_line(result.answer, result.citations, blocks)

@@ -7,7 +7,9 @@ from language.sentences import split_sentences
 from language.support import Embed, score_sentences
 
 STRIP_MIN_SCORE = 0.4
-STRONG_FLOOR = 2  # strong evidence keeps at least its two best sentences
+STRONG_FLOOR = 2  # strong evidence keeps at least its two best sentences ...
+RELEVANT_FLOOR = 1  # ... relevant evidence its best one: the grader judged the chunk, plain words may miss
+# every sentence of it ("races cars for a living" against "professional participation in motor racing")
 
 
 def strip(
@@ -22,8 +24,9 @@ def strip(
     for index, chunk in enumerate(kept_chunks):
         ranked = sorted((s for s in scored if s.block == index), key=lambda s: -s.score)
         keep = {s.text for s in ranked if s.score >= STRIP_MIN_SCORE}
-        if len(keep) < STRONG_FLOOR and (chunk.confidence or 0.0) >= strong:
-            keep |= {s.text for s in ranked[:STRONG_FLOOR]}
+        floor = STRONG_FLOOR if (chunk.confidence or 0.0) >= strong else RELEVANT_FLOOR
+        if len(keep) < floor:
+            keep |= {s.text for s in ranked[:floor]}
         if not keep:
             continue
         highlights = [s for s in passages[index] if s in keep]  # document order

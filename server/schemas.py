@@ -133,3 +133,20 @@ ERROR_DESCRIPTIONS = {
 def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the error statuses a route can answer with."""
     return {code: {"model": ErrorReply, "description": ERROR_DESCRIPTIONS[code]} for code in codes}
+
+
+class CollectionSummary(BaseModel):
+    name: str = Field(description="The collection's name, as `collection` in a query.")
+    title: str = Field(description="What it holds, in words a reader knows.")
+    chunks: int
+
+
+class CollectionsReply(BaseModel):
+    collections: list[CollectionSummary]
+
+
+class RefusalReason(BaseModel):
+    """Why a question got no answer, in plain words (the web page shows it under the refusal)."""
+
+    kind: Literal["medical_advice", "no_such_provision", "absent_from_wording", "not_written", "not_in_sources"]
+    text: str

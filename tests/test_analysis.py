@@ -90,3 +90,26 @@ def test_scope_named_in_the_question():
 )
 def test_questions_asked_across_every_patients_record(question, across):
     assert analyse(question).across_patients is across
+
+
+@pytest.mark.parametrize(
+    ("question", "about_cover"),
+    [
+        ("Is laser eye surgery covered on the individual rider?", True),
+        ("Does my rider give me a free dental check every year?", True),
+        ("Do I get a no-claims bonus on the group rider?", True),
+        ("Will the rider pay for IVF?", True),
+        ("Can I cancel my rider and get a refund?", False),
+        ("When do I get my claim settled?", False),
+        ("What does the rider say about the grace period for premiums?", False),
+    ],
+)
+def test_questions_about_what_a_policy_covers(question, about_cover):
+    assert analyse(question).about_cover is about_cover
+
+
+def test_a_question_opening_with_an_auxiliary_is_yes_no_whatever_its_subject():
+    assert analyse("Is laser eye surgery covered on the individual rider? My prescription is -4.").answer_type == (
+        "yes_no"
+    )
+    assert analyse("Are dentures covered?").answer_type == "yes_no"

@@ -908,3 +908,50 @@ def test_sparse_words_are_the_same_when_stemmed_in_parallel_threads():
     for thread in threads:
         thread.join()
     assert not problems, sorted(set(problems))
+
+
+# --------------------------------------------------------------------------- what a wording covers
+
+
+def test_a_benefit_no_clause_mentions_is_refused_as_absent_naming_the_clauses_found(make_services):
+    out = run_graph("Do I get money back on the group rider if I stay healthy all year?", make_services(), **OFFLINE)
+    assert out.status == "refused" and out.coverage_type is None and not out.citations
+    assert out.status_detail.startswith("absent from the wording"), out.status_detail
+    assert f"{GROUP} cl." in out.status_detail
+
+
+def test_a_clause_about_something_else_never_becomes_the_answer_on_cover(make_services):
+    """A question on cover is answered only by a statement naming the thing asked about (here nothing does)."""
+    out = run_graph(
+        "Will the individual rider give me a free health screening each policy year?", make_services(), **OFFLINE
+    )
+    assert out.status == "refused", out.answer
+    assert "absent from the wording" in out.status_detail
+
+
+def test_the_chat_model_is_not_asked_about_a_benefit_the_wording_lacks(groq_services, standin):
+    standin.set_script(chat=[{"text": "Yes, a yearly cash-back is paid [Source 1]."}] * 4)
+    out = run_graph(
+        "Do I get money back on the group rider if I stay healthy all year?",
+        groq_services,
+        collection="insurance",
+        allow_web=False,
+    )
+    assert out.status == "refused" and standin.requests("chat") == []
+    assert "cash-back" not in out.answer
+
+
+def test_an_exclusion_that_only_lists_what_it_excludes_is_answered_as_an_exclusion(make_services):
+    out = run_graph("Will the individual rider pay for IVF treatment?", make_services(), **OFFLINE)
+    lead = out.answer.split(" [Source")[0]
+    assert lead.startswith(f"{INDIVIDUAL} excludes Sterility and Infertility (Excl17): "), out.answer
+    assert "in vitro fertilisation" in lead
+    assert out.coverage_type == "not_covered" and out.citations[0].citation == f"{INDIVIDUAL} cl. 5.14"
+
+
+def test_asked_whether_something_is_covered_an_exclusion_naming_it_leads(make_services):
+    out = run_graph(
+        "Is laser eye surgery to fix short sight covered on the individual rider?", make_services(), **OFFLINE
+    )
+    assert out.citations and out.citations[0].citation == f"{INDIVIDUAL} cl. 5.12", out.answer
+    assert "excludes Refractive Error (Excl15)" in out.answer and out.coverage_type == "not_covered"

@@ -108,6 +108,24 @@ def test_refine_keeps_supporting_sentences_of_relevant_chunks_only(services):
     assert update["refine_stats"]["chunks_in"] == 2 and update["refine_stats"]["chunks_kept"] == 1
 
 
+def test_refine_keeps_the_best_sentence_of_a_relevant_chunk_whose_words_differ_from_the_question(services):
+    """The grader judged the chunk relevant; plain words that match none of its sentences must not drop it."""
+    clause = evidence(
+        "a", "Treatment of Injury arising from professional participation in motor racing. Code Excl09.", 0.6
+    )
+    question = "A member who races cars for a living crashed. Do we pay?"
+    [kept] = refine({"question": question, "candidates": [clause]}, runtime(), services=services)["refined"]
+    assert kept.highlights and all(h in clause.text for h in kept.highlights)
+
+
+def test_requery_keeps_the_policy_variant_the_question_names(services):
+    question = "Will the group rider reimburse my spectacles every year?"
+    state = {"question": question, "candidates": [], "web_ran": True, "evidence_used": False}
+    update = requery(state, runtime(collection="insurance", allow_web=False), services=services)
+    assert update["candidates"], "the expanded search should find clauses"
+    assert {e.metadata.get("variant") for e in update["candidates"]} == {"group"}
+
+
 def test_web_search_is_skipped_when_the_run_forbids_it(services):
     update = web_search({"question": HIPAA}, runtime(allow_web=False), services=services)
     assert update["web_evidence"] == [] and update["web_attempts"][0]["status"] == "skipped" and update["web_ran"]

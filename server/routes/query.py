@@ -12,6 +12,7 @@ from sse_starlette.sse import EventSourceResponse
 from core.schemas import AnswerRecord
 from db.store import StoreError
 from server.deps import admitted, known_collection, service
+from server.presentation import refusal_reason
 from server.schemas import QueryRequest, error_responses
 from server.security import Caller
 from server.state import ServiceState
@@ -41,7 +42,8 @@ def query(body: QueryRequest, who: Caller = Depends(admitted), state: ServiceSta
 async def query_stream(
     body: QueryRequest, who: Caller = Depends(admitted), state: ServiceState = Depends(service)
 ) -> EventSourceResponse:
-    """Server-sent events: `progress` per node as it finishes, `token`s of the answer, then the `final` record."""
+    """Server-sent events: `progress` per node as it finishes, `token`s of the answer, then the `final` record
+    with `refusal_reason` ({kind, text}: why there is no answer, in plain words; null when answered)."""
     await anyio.to_thread.run_sync(known_collection, body.collection, state)
 
     async def events():
@@ -57,7 +59,9 @@ async def query_stream(
             if item is sentinel:
                 return
             event, data = item
-            payload = data.model_dump_json() if isinstance(data, AnswerRecord) else json.dumps(data, default=str)
-            yield {"event": event, "data": payload}
+            if isinstance(data, AnswerRecord):
+                reason = refusal_reason(data, body.collection)
+                data = {**data.model_dump(mode="json"), "refusal_reason": reason and reason.model_dump()}
+            yield {"event": event, "data": json.dumps(data, default=str)}
 
     return EventSourceResponse(events())

@@ -10,7 +10,8 @@ from fastapi.responses import FileResponse
 
 from db.store import StoreError
 from server.deps import reader, service
-from server.schemas import error_responses
+from server.presentation import collection_title
+from server.schemas import CollectionsReply, error_responses
 from server.security import Caller
 from server.state import ServiceState
 
@@ -51,6 +52,17 @@ def health(state: ServiceState = Depends(service)) -> dict[str, Any]:
         "web_providers": [p.name for p in state.services.web.providers],
         "semantic_cache": {"entries": len(state.cache), "threshold": settings.cache_threshold},
         "anonymous_read": state.anonymous_read,
+    }
+
+
+@router.get("/collections", tags=["service"], response_model=CollectionsReply, responses=error_responses(503))
+def collections(state: ServiceState = Depends(service)) -> dict[str, Any]:
+    """The collections in the index with their human titles (for choosing where to search)."""
+    counts = state.collections()
+    return {
+        "collections": [
+            {"name": name, "title": collection_title(name), "chunks": counts[name]} for name in sorted(counts)
+        ]
     }
 
 
