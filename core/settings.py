@@ -96,6 +96,16 @@ class Settings(BaseSettings):
     candidate_pool: int = Field(
         20, ge=1, le=200, description="Chunks retrieved per question before grading chooses the evidence."
     )
+    authority_order: bool = Field(
+        True, description="Rank a binding provision before a recital or commentary that supports the same point."
+    )
+    follow_citations: bool = Field(
+        True, description="Bring the provisions that retrieved recitals, guidance and commentary name into the pool."
+    )
+    fusion: Literal["rrf", "dbsf"] = Field(
+        "dbsf", description="How Qdrant fuses the dense and sparse lists: distribution-based (dbsf) or rank (rrf)."
+    )
+    query_expansion: bool = Field(True, description="Add the law's terms for the plain words a question uses.")
     compare_top_k: int = Field(
         6, ge=1, le=50, description="Clauses retrieved per wording when two wordings are compared."
     )
@@ -138,6 +148,11 @@ class Settings(BaseSettings):
     )
     chunk_words: int = Field(400, ge=50, description="Target chunk size in words for long provisions.")
     chunk_overlap_words: int = Field(50, ge=0, description="Overlap between pieces of a split provision.")
+    chunk_context: bool = Field(
+        True,
+        description="Match each chunk with its context line (instrument, headings) in the dense and sparse text; "
+        "off only to measure what it adds. Takes effect on documents (re)ingested after the change (--rebuild).",
+    )
 
     @classmethod
     def settings_customise_sources(

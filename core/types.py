@@ -71,6 +71,7 @@ class Chunk(BaseModel):
     page: int | None = None
     refs: list[str] = Field(default_factory=list, description="Reference tokens such as ref_9_2_h.")
     metadata: dict[str, Any] = Field(default_factory=dict, description="The document sidecar and loader extras.")
+    match_context: bool = Field(True, description="Whether the context line is part of what is matched.")
 
     @property
     def context(self) -> str:
@@ -86,7 +87,7 @@ class Chunk(BaseModel):
     @property
     def embed_text(self) -> str:
         """What the dense and sparse representations are built from: the context line, then the text."""
-        return f"{self.context}\n{self.text}" if self.context else self.text
+        return f"{self.context}\n{self.text}" if self.context and self.match_context else self.text
 
     def payload(self) -> dict[str, Any]:
         """The Qdrant payload: metadata first, so chunk-level fields win over document-level ones."""

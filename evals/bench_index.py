@@ -8,7 +8,9 @@ Writes evals/results/bench_index.json. Two parts:
 - store scale: each (backend, size) runs in its own process (so peak RSS is its own) with the same
   store code the product uses, real text payloads and sparse vectors, and random unit vectors in
   place of model embeddings (embedding 50,000 chunks would take over an hour on 2 cores and says
-  nothing about the store).
+  nothing about the store). `retrieval_pool` times the product's Retriever.retrieve for the graph's
+  candidate pool (Settings.candidate_pool) with citation following: every fourth chunk is a commentary
+  naming other chunks' references, so following runs a second search whenever one is among the best.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -63,13 +65,45 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     return {"p50_ms": round(pick(0.5) * 1000, 3), "p95_ms": round(pick(0.95) * 1000, 3)}
 
 
+class RandomQueryEmbedder:
+    """Stands in for the model when the stored vectors are random: a random unit query vector (the model's
+    own query latency is measured by bench_model and adds to retrieval_pool)."""
+
+    def __init__(self, rng: np.random.Generator, dimension: int):
+        self.rng, self.dimension = rng, dimension
+
+    def embed_query(self, text: str) -> np.ndarray:
+        vector = self.rng.normal(size=self.dimension).astype(np.float32)
+        return vector / np.linalg.norm(vector)
+
+
+def bench_id(i: int) -> str:
+    return f"00000000-0000-0000-0000-{i:012d}"
+
+
+def bench_payload(i: int, size: int, text: str, collection: str) -> dict[str, Any]:
+    """A binding provision with its own reference, or (every fourth) a commentary naming two others."""
+    commentary = i % 4 == 3
+    return {
+        "chunk_id": bench_id(i),
+        "text": text,
+        "collection": collection,
+        "citation": f"Bench {i}",
+        "refs": [f"bench_ref_{i}"],
+        "authority": "commentary" if commentary else "binding",
+        "explains": [f"bench_ref_{(i * 7 + 1) % size}", f"bench_ref_{(i * 13 + 2) % size}"] if commentary else [],
+    }
+
+
 def bench_store(backend_name: str, size: int, queries: int) -> dict:
     """One backend at one size, in this process."""
     from qdrant_client import QdrantClient
 
-    from db.index import EdgeBackend
+    from db.index import EdgeBackend, IndexReader
     from db.server_backend import ServerBackend
     from db.store import SearchQuery, StoredPoint
+    from retrieval.embedder import Embedder
+    from retrieval.search import RetrievalOptions, Retriever
     from retrieval.sparse import document_terms, encode_document, encode_query
 
     rng = np.random.default_rng(7)
@@ -96,16 +130,11 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
             store.upsert(
                 [
                     StoredPoint(
-                        id=f"00000000-0000-0000-0000-{i:012d}",
+                        id=bench_id(i),
                         dense=dense[i - start].tolist(),
                         sparse=encode_document(terms[i], avg),
                         sentences=[sentences[2 * (i - start)].tolist(), sentences[2 * (i - start) + 1].tolist()],
-                        payload={
-                            "text": texts[i],
-                            "collection": collections[i % 4],
-                            "citation": f"Bench {i}",
-                            "refs": [],
-                        },
+                        payload=bench_payload(i, size, texts[i], collections[i % 4]),
                     )
                     for i in range(start, stop)
                 ]
@@ -114,9 +143,13 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
         store.close()
         backend.publish(name)
         upsert_s = time.perf_counter() - started
-        reader = backend.open(name)
+        retriever = Retriever(IndexReader(backend), cast(Embedder, RandomQueryEmbedder(rng, 384)))
+        reader = retriever.reader.store()
+        pool = Settings().candidate_pool
         modes = ("dense", "sparse", "hybrid", "hybrid_filter")
-        timings: dict[str, list[float]] = {m: [] for m in (*modes, "retrieval_round_trip")}
+        timings: dict[str, list[float]] = {m: [] for m in (*modes, "retrieval_round_trip", "retrieval_pool")}
+        followed = 0
+        retriever.retrieve(QUERIES[0], None, pool)  # untimed: loads the expansion and reference tables
         for i in range(queries):
             text = QUERIES[i % len(QUERIES)]
             request = SearchQuery(dense=unit(1)[0].tolist(), sparse=encode_query(text), limit=20)
@@ -125,7 +158,11 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
             t = time.perf_counter()
             reader.search(request)  # what retrieve() sends: dense, sparse, fused and reranked lists at once
             timings["retrieval_round_trip"].append(time.perf_counter() - t)
-        reader.close()
+            t = time.perf_counter()
+            found = retriever.retrieve(text, None, pool, RetrievalOptions())  # the graph's pool, following
+            timings["retrieval_pool"].append(time.perf_counter() - t)
+            followed += len(found) > pool
+        retriever.reader.close()
         backend.close()
     return {
         "backend": backend_name,
@@ -133,6 +170,8 @@ def bench_store(backend_name: str, size: int, queries: int) -> dict:
         "upsert_s": round(upsert_s, 2),
         "upsert_chunks_per_s": round(size / upsert_s, 1),
         **{mode: percentiles(samples) for mode, samples in timings.items()},
+        "pool": pool,
+        "queries_with_followed_citations": followed,
         "peak_rss_mb": peak_rss_mb(),
     }
 
@@ -277,7 +316,9 @@ def main() -> int:
         "stores": stores,
         "notes": "store rows use random unit vectors and real text payloads; "
         "hybrid = dense + sparse prefetch fused with RRF in Qdrant; "
-        "retrieval_round_trip = what retrieve() sends (dense, sparse, fused and sentence-reranked lists in one batch)",
+        "retrieval_round_trip = what retrieve() sends (dense, sparse, fused and sentence-reranked lists in one batch); "
+        "retrieval_pool = Retriever.retrieve for the graph's candidate pool with citation following (query embedding "
+        "excluded: add model.query_embedding)",
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

@@ -12,6 +12,12 @@ def mean(values: Iterable[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def share(flags: Iterable[bool]) -> float | None:
+    """The share of true flags, to 3 places; None when there are none to count."""
+    flags = list(flags)
+    return round(mean(float(f) for f in flags), 3) if flags else None
+
+
 def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float:
     """Area under the ROC curve by the rank-sum formula (ties count half)."""
     positives = [s for s, y in zip(scores, labels) if y]

@@ -9,12 +9,13 @@ figures are kept apart, and only dev keeps per-question citations: nobody tunes 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from core.types import Evidence
 from evals.datasets import GOLDENS, SHARED, read_jsonl
-from evals.metrics import mean
+from evals.metrics import mean, share
 from evals.retrieval_eval import ABLATIONS, Ablation, K
 from retrieval.search import Retriever
 
@@ -114,23 +115,19 @@ def question_row(case: OfficialCase, evidence: list[Evidence]) -> dict[str, Any]
     }
 
 
-def _share(flags: list[bool]) -> float | None:
-    return round(mean(float(f) for f in flags), 3) if flags else None
-
-
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Hit@1, Hit@5, MRR@10, and the authority of the rank-1 chunk: `rank1_binding` is the share of questions
     whose gold is binding that get an article or annex first, `rank1_recital` the share that get a recital."""
     ranks = [r["first_hit"] for r in rows]
     return {
         "questions": len(rows),
-        "hit@1": _share([r == 1 for r in ranks]),
-        "hit@5": _share([r is not None and r <= 5 for r in ranks]),
+        "hit@1": share([r == 1 for r in ranks]),
+        "hit@5": share([r is not None and r <= 5 for r in ranks]),
         "mrr@10": round(mean(1 / r if r is not None and r <= 10 else 0.0 for r in ranks), 3),
-        "rank1_binding": _share(
+        "rank1_binding": share(
             [r["rank1_citation"] is not None and not r["rank1_recital"] for r in rows if r["gold_binding"]]
         ),
-        "rank1_recital": _share([r["rank1_recital"] for r in rows]),
+        "rank1_recital": share([r["rank1_recital"] for r in rows]),
     }
 
 
@@ -159,18 +156,29 @@ def evaluate(retriever: Retriever, cases: list[OfficialCase], ablation: Ablation
 def run(retriever: Retriever, cases: list[OfficialCase]) -> dict[str, Any]:
     """Per instrument and split, one summary row per ablation with its per-question rows."""
     rows = {ablation.name: evaluate(retriever, cases, ablation) for ablation in ABLATIONS}
+    return by_group_and_split(rows, "instrument", summary, public_row)
+
+
+def by_group_and_split(
+    rows: dict[str, list[dict[str, Any]]],
+    group_key: str,
+    summarise: Callable[[list[dict[str, Any]]], dict[str, Any]],
+    public: Callable[[dict[str, Any]], dict[str, Any]],
+) -> dict[str, Any]:
+    """Per-question rows of each ablation regrouped: per group (row[group_key]) and split, one summary per
+    ablation with its public per-question rows."""
     out: dict[str, Any] = {}
-    for instrument in dict.fromkeys(c.instrument for c in cases):
-        out[instrument] = {}
+    for group in dict.fromkeys(r[group_key] for found in rows.values() for r in found):
+        out[group] = {}
         for split in SPLITS:
             part = {
-                name: [r for r in found if r["instrument"] == instrument and r["split"] == split]
+                name: [r for r in found if r[group_key] == group and r["split"] == split]
                 for name, found in rows.items()
             }
-            out[instrument][split] = {
+            out[group][split] = {
                 "questions": len(next(iter(part.values()))),
                 "ablations": [
-                    {"ablation": name, **summary(found), "per_question": [public_row(r) for r in found]}
+                    {"ablation": name, **summarise(found), "per_question": [public(r) for r in found]}
                     for name, found in part.items()
                 ],
             }

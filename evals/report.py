@@ -26,6 +26,7 @@ ANSWER_COLUMNS = [
 ]
 JUDGE_COLUMNS = ["faithfulness", "answer_relevancy", "judged", "failed"]
 OFFICIAL_COLUMNS = ["hit@1", "hit@5", "mrr@10", "rank1_binding"]
+ABLATION_COLUMNS = [*OFFICIAL_COLUMNS, "ms_p50"]
 PLAIN_COLUMNS = [
     "cases",
     "answerable",
@@ -65,20 +66,32 @@ def table(rows: list[dict[str, Any]], columns: list[str], first: str) -> str:
 
 
 def official_markdown(block: dict[str, Any]) -> str:
-    """One table per instrument: ablations down, dev then held-out figures across."""
-    parts = ["## Official texts (plain-language questions)\n", block["note"] + "\n"]
-    columns = [f"{split} {c}" for split in ("dev", "held-out") for c in OFFICIAL_COLUMNS]
-    for instrument, splits in block["instruments"].items():
+    """The official-texts section: one table per instrument."""
+    title = "Official texts (plain-language questions)"
+    return split_tables(title, block["note"], block["instruments"], OFFICIAL_COLUMNS)
+
+
+def ablations_markdown(block: dict[str, Any]) -> str:
+    """The pipeline ablations: one table per set of golds."""
+    title = "Retrieval ablations (graph retrieve and grade nodes)"
+    return split_tables(title, block["note"], block["groups"], ABLATION_COLUMNS)
+
+
+def split_tables(title: str, note: str, groups: dict[str, Any], measures: list[str]) -> str:
+    """One table per group: ablations down, dev then held-out figures across."""
+    parts = [f"## {title}\n", note + "\n"]
+    columns = [f"{split} {c}" for split in ("dev", "held-out") for c in measures]
+    for group, splits in groups.items():
         dev, heldout = splits["dev"], splits["heldout"]
         parts.append(
-            f"### {instrument}: dev {dev['questions']} questions, "
+            f"### {group}: dev {dev['questions']} questions, "
             f"held-out {heldout['questions']} questions (never used to tune)\n"
         )
         rows = []
         for dev_row, heldout_row in zip(dev["ablations"], heldout["ablations"]):
             row = {"ablation": dev_row["ablation"]}
             for split, figures in (("dev", dev_row), ("held-out", heldout_row)):
-                row.update({f"{split} {c}": figures[c] for c in OFFICIAL_COLUMNS})
+                row.update({f"{split} {c}": figures[c] for c in measures})
             rows.append(row)
         parts.append(table(rows, columns, "ablation") + "\n")
     return "\n".join(parts)
@@ -95,6 +108,8 @@ def markdown(results: dict[str, Any]) -> str:
             parts.append(table(block["published"], RETRIEVAL_COLUMNS[:5], "system") + "\n")
     if official := results.get("official"):
         parts.append(official_markdown(official))
+    if ablations := results.get("ablations"):
+        parts.append(ablations_markdown(ablations))
     for name, block in results.get("answers", {}).items():
         parts.append(f"## Does correction pay? {name}\n")
         rows = [{"variant": k, **v} for k, v in block.items() if k != "loop_cost"]

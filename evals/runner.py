@@ -1,13 +1,14 @@
 """`policyrag eval`: the offline evaluation in one run.
 
 Retrieval ablations on our goldens, the peer benchmark, the full GDPR (recital -> article), the
-labelled insurance questions and plain-language questions on the official GDPR and EHDS texts;
+labelled insurance questions and plain-language questions on the official GDPR and EHDS texts; the
+pipeline ablations through the graph's retrieve and grade nodes (evals/ablations.py);
 "does correction pay?" on our goldens and the peer's 60 questions; plain-language answers judged on the
 answer itself (evals/answer_quality.py); calibrated routing; injection, leakage and toxicity checks.
 Indexes live under POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External
 sets in ../shared are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md,
 calibration.json and plots/*.png; the fitted thresholds go to calibration.json and become the routing
-(config/thresholds.json) only with --apply-thresholds. `--only official,plain` runs those sections alone
+(config/thresholds.json) only with --apply-thresholds. `--only official,plain,ablations` runs those sections alone
 and merges them into the eval.json already in --out. With POLICYRAG_JUDGE_MODEL set, the answers are
 also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
 """
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import REPO_ROOT, Settings, get_settings
-from evals import answer_quality, datasets, official_eval, report
+from evals import ablations, answer_quality, datasets, official_eval, report
 from evals.answer_eval import graph_runner, run_variants
 from evals.calibration import apply_thresholds, calibrate
 from evals.retrieval_eval import run_ablations
@@ -215,6 +216,36 @@ def official_retrieval(base: Settings, results: dict[str, Any]) -> None:
     official.close()
 
 
+def retrieval_ablations(base: Settings, results: dict[str, Any]) -> None:
+    """The pipeline ablations (evals/ablations.py) on the official texts and on the plain-language questions,
+    each set over an index built with the chunk context and one built without it."""
+    print("retrieval ablations (graph retrieve and grade nodes)", flush=True)
+    started = time.perf_counter()
+    without_context = base.model_copy(update={"chunk_context": False})
+    groups: dict[str, Any] = {}
+    if official_eval.available():
+        paths, collection = list(official_eval.SOURCES.values()), official_eval.COLLECTION
+        indexes = {
+            True: index("official", paths, base, collection=collection),
+            False: index("official-nocontext", paths, without_context, collection=collection),
+        }
+        groups.update(ablations.run(ablations.official_golds(), indexes))
+        for resources in indexes.values():
+            resources.close()
+    else:
+        results["skipped"].append("ablations on the official texts (../shared/corpora/gdpr or ehds absent)")
+    corpus = [REPO_ROOT / "corpus"]
+    indexes = {True: index("shipped", corpus, base), False: index("shipped-nocontext", corpus, without_context)}
+    groups.update(ablations.run(ablations.plain_golds(), indexes))
+    for resources in indexes.values():
+        resources.close()
+    results["ablations"] = {
+        "note": ablations.note(base),
+        "groups": groups,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
 def plain_answers(shipped: Resources, limit: int | None) -> dict[str, Any]:
     """The plain-language questions through the full graph and plain RAG, scored on the answers."""
     started = time.perf_counter()
@@ -238,6 +269,7 @@ def plain_section(base: Settings, results: dict[str, Any]) -> None:
 SECTIONS: dict[str, Callable[[Settings, dict[str, Any]], None]] = {
     "official": official_retrieval,
     "plain": plain_section,
+    "ablations": retrieval_ablations,
 }
 
 
@@ -376,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     print("safety", flush=True)
     results["safety"] = safety(shipped, base)
     shipped.close()
+    if not args.quick:  # after the shipped index above is closed: the ablations open it (and one without context)
+        retrieval_ablations(base, results)
     results["seconds"] = round(time.perf_counter() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)
     report.write(results, args.out)

@@ -182,8 +182,11 @@ def chunk_id(collection: str, doc_id: str, position: int, text: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, f"{collection}\x00{doc_id}\x00{position}\x00{text}"))
 
 
-def chunk_document(document: LoadedDocument, collection: str, max_words: int, overlap_words: int) -> list[Chunk]:
-    """All chunks of a loaded document, in order, each with the document's metadata."""
+def chunk_document(
+    document: LoadedDocument, collection: str, max_words: int, overlap_words: int, match_context: bool = True
+) -> list[Chunk]:
+    """All chunks of a loaded document, in order, each with the document's metadata (and, unless measuring
+    without it, its context line in what is matched)."""
     chunks: list[Chunk] = []
     for unit in document.units:
         metadata = {**document.metadata, **unit.extra, "content_hash": document.content_hash}
@@ -207,6 +210,7 @@ def chunk_document(document: LoadedDocument, collection: str, max_words: int, ov
                     page=page,
                     refs=refs,
                     metadata={**metadata, "explains": explains},
+                    match_context=match_context,
                 )
             )
     return chunks

@@ -141,7 +141,9 @@ def ingest(
                 continue
             if document.metadata.get("detected_type"):
                 report.detected.append((label, float(document.metadata["detection_confidence"])))
-            chunks = chunk_document(document, job.collection, settings.chunk_words, settings.chunk_overlap_words)
+            chunks = chunk_document(
+                document, job.collection, settings.chunk_words, settings.chunk_overlap_words, settings.chunk_context
+            )
             sentences = [sentences_for_index(c.text) for c in chunks]
             records.append(
                 DocumentRecord(job.collection, job.doc_id, str(job.path), print_, document.metadata, chunks, sentences)

@@ -14,7 +14,6 @@ from generation.answer import generate_answer
 from generation.blocks import adaptive_policy_blocks, coverage_line
 from retrieval.grading import grade_evidence
 from retrieval.policy_search import narrowed_search
-from retrieval.search import RetrievalOptions
 from retrieval.services import Services
 from retrieval.strips import strip
 
@@ -34,9 +33,9 @@ def answer_side(task: SideTask, runtime: Runtime[RunContext], services: Services
     question = task["question"]
     filters = {**context.search_filters(), **task["filters"]}
     retriever = services.resources.retriever
-    options = RetrievalOptions(mode=context.retrieval_mode)
+    options = services.retrieval_options(context.retrieval_mode)
     found, note = narrowed_search(retriever, question, filters, settings.compare_top_k, options, correct)
-    graded = grade_evidence(question, found)
+    graded = grade_evidence(question, found, settings.authority_order)
     refined = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
     blocks, weak = adaptive_policy_blocks(refined, settings.policy_evidence_floor, settings.policy_max_clauses)
     generator = services.generator(context.generator) if blocks else None

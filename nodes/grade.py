@@ -36,7 +36,8 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     k = context.k(services.settings)
     if analyse(state["question"]).across_patients:  # one piece of evidence per patient who may have it
         k = max(k, ACROSS_PATIENTS_K)
-    graded = apply_grades(candidates, grades)[:k]  # the evidence is chosen after grading the whole pool
+    # the evidence is chosen after grading the whole pool
+    graded = apply_grades(candidates, grades, services.settings.authority_order)[:k]
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0
     correct, incorrect = context.thresholds(services.settings)

@@ -14,7 +14,6 @@ from language.expansion import expand
 from retrieval.grading import grade_evidence
 from retrieval.policy_search import is_policy_scope, named_variants
 from retrieval.scope import scope_for
-from retrieval.search import RetrievalOptions
 from retrieval.services import Services
 from retrieval.strips import strip
 from retrieval.web_search import graded_web_evidence
@@ -30,7 +29,7 @@ def requery(state: GraphState, runtime: Runtime[RunContext], services: Services)
     query = expand(question)
     candidates = state.get("candidates") or []
     seen = {e.chunk_id for e in candidates}
-    options = RetrievalOptions(mode=context.retrieval_mode)
+    options = services.retrieval_options(context.retrieval_mode)
     pool = max(settings.candidate_pool, context.k(settings))
     retriever = services.resources.retriever
     # the first search's scope holds: the patient, the domain and the policy variant the question names
@@ -38,7 +37,7 @@ def requery(state: GraphState, runtime: Runtime[RunContext], services: Services)
     if is_policy_scope(filters, settings.policy_collections):
         filters = {**filters, **named_variants(question, filters, retriever.reader.store())}
     found = retriever.retrieve(query, filters, pool, options)
-    graded = grade_evidence(question, [e for e in found if e.chunk_id not in seen])
+    graded = grade_evidence(question, [e for e in found if e.chunk_id not in seen], settings.authority_order)
     new_local = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
     update: dict[str, Any] = {"query": query, "requeried": True}
     new_web: list[Evidence] = []

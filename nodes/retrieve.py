@@ -13,7 +13,6 @@ from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.policy_search import is_policy_scope, narrowed_search
 from retrieval.scope import scope_for
-from retrieval.search import RetrievalOptions
 from retrieval.services import Services
 
 
@@ -31,7 +30,7 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
         pool = max(pool, 2 * ACROSS_PATIENTS_K)
     retriever = services.resources.retriever
     scope = scope_for(question, context.search_filters(), retriever.reader.store(), retriever.patients)
-    options = RetrievalOptions(mode=context.retrieval_mode)
+    options = services.retrieval_options(context.retrieval_mode)
     if is_policy_scope(scope.filters, settings.policy_collections):
         candidates, note = narrowed_search(
             retriever, question, scope.filters, pool, options, settings.correct_threshold

@@ -13,6 +13,7 @@ from generation.chat import ChatAnswerer, make_chat_model
 from generation.guard import Sanitiser
 from generation.offline import OfflineAnswerer
 from retrieval.resources import Resources
+from retrieval.search import Mode, RetrievalOptions
 from retrieval.web_search import WebSearch, make_web_search
 
 
@@ -35,6 +36,16 @@ class Services:
         if self._web is None:
             self._web = self._given_web or make_web_search(self.settings, self.secondary_search)
         return self._web
+
+    def retrieval_options(self, mode: Mode) -> RetrievalOptions:
+        """How this process retrieves in a run's mode: fusion, query expansion and citation following as set."""
+        settings = self.settings
+        return RetrievalOptions(
+            mode=mode,
+            expansion=settings.query_expansion,
+            follow_citations=settings.follow_citations,
+            fusion=settings.fusion,
+        )
 
     def secondary_search(self, query: str, k: int) -> list[Evidence]:
         return self.resources.retriever.retrieve(query, {"collection": "secondary"}, k)

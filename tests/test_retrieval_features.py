@@ -1,0 +1,193 @@
+"""Issue 15's retrieval features, each on and off: authority order, chunk context in what is matched,
+citation following and patient scope (real models, real Qdrant Edge, small indexes or the shipped one)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from langgraph.runtime import Runtime
+
+from core.schemas import RunContext
+from core.settings import Settings
+from core.types import Evidence
+from ingest.pipeline import ingest
+from ingest.sidecar import sha256_bytes
+from nodes.grade import grade
+from nodes.retrieve import retrieve
+from retrieval.grading import ChunkGrade, apply_grades, grade_all
+from retrieval.resources import Resources
+from retrieval.search import RetrievalOptions
+from tests.conftest import CORPUS, make_settings, seed_vector_cache
+
+GOVERNANCE = CORPUS / "health_governance"
+BREACH_LOG = (
+    "Commentary - Keeping a breach log\n\n"
+    "Our data protection officer keeps an internal register of every security incident, with the facts, its "
+    "effects and the remedial action taken. Where the incident must be reported to the regulator, GDPR Art. 33(1) "
+    "sets the deadline."
+)
+
+
+def corpus(target: Path, stems: list[str], commentary: str | None = None) -> Path:
+    """A folder with some shipped provisions (text and sidecar) and, optionally, one commentary note."""
+    target.mkdir(parents=True)
+    for stem in stems:
+        for suffix in (".txt", ".json"):
+            shutil.copy(GOVERNANCE / f"{stem}{suffix}", target)
+    if commentary is not None:
+        path = target / "note_breach_log.txt"
+        path.write_text(commentary, encoding="utf-8")
+        meta = {
+            "title": "Commentary: keeping a breach log",
+            "publisher": "Example DPO network",
+            "jurisdiction": "EU",
+            "document_type": "commentary",
+            "version": "1",
+            "effective_from": "2024-01-01",
+            "source_url": "https://example.org/breach-log",
+            "citation": "Commentary: breach log",
+            "content_hash": sha256_bytes(path.read_bytes()),
+            "hierarchy_rank": 4,
+        }
+        path.with_suffix(".json").write_text(json.dumps(meta), encoding="utf-8")
+    return target
+
+
+def indexed(source: Path, settings: Settings, embedder) -> Resources:
+    seed_vector_cache(settings)
+    resources = Resources(settings, embedder=embedder)
+    report = ingest(
+        [source], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
+    )
+    assert not report.failed, report.failed
+    return resources
+
+
+def first_rank(evidence: list[Evidence], prefix: str) -> int | None:
+    return next((i for i, e in enumerate(evidence, 1) if e.citation.startswith(prefix)), None)
+
+
+# --- authority order -------------------------------------------------------------------------------------------
+
+
+BREACH = "How many hours do we have to report a personal data breach to the supervisory authority?"
+
+
+def test_a_binding_provision_goes_before_commentary_that_supports_the_same_point(shipped):
+    found = shipped.retriever.retrieve(BREACH, None, 20)
+    article = next(e for e in found if e.citation == "GDPR Art. 33(1)")
+    commentary = next(e for e in found if e.authority == "commentary" and "72 hours" in e.text)
+    pair = [commentary, article]  # as if retrieval had put the commentary first
+    graded = grade_all(BREACH, pair)
+    assert all(g.confidence > 0.5 for g in graded)  # both support the point
+    assert [e.authority for e in apply_grades(pair, graded)] == ["binding", "commentary"]
+
+    def grades(commentary_confidence: float, article_confidence: float) -> list[ChunkGrade]:
+        return [
+            ChunkGrade(e.chunk_id, e.citation, confidence, {})
+            for e, confidence in zip(pair, (commentary_confidence, article_confidence), strict=True)
+        ]
+
+    # equally supported: the provision leads; without the authority order, retrieval's order decides
+    assert [e.authority for e in apply_grades(pair, grades(0.8, 0.8))] == ["binding", "commentary"]
+    assert [e.authority for e in apply_grades(pair, grades(0.8, 0.8), authority_order=False)] == [
+        "commentary",
+        "binding",
+    ]
+    # a commentary that supports the question clearly better still leads
+    assert apply_grades(pair, grades(0.9, 0.5))[0].authority == "commentary"
+
+
+# --- chunk context ---------------------------------------------------------------------------------------------
+
+
+TITLE_WORDS = "What does the regulation say about its territorial scope?"
+SCOPE_ARTICLES = ["gdpr_art_02", "gdpr_art_03", "gdpr_art_44", "gdpr_art_45", "gdpr_art_46"]
+
+
+@pytest.fixture(scope="module")
+def context_indexes(tmp_path_factory, models_dir, embedder):
+    """The same five articles indexed with the context line in what is matched, and without it."""
+    source = corpus(tmp_path_factory.mktemp("context") / "src", SCOPE_ARTICLES)
+    built = {
+        on: indexed(
+            source,
+            make_settings(tmp_path_factory.mktemp(f"context-{on}") / "data", models_dir, chunk_context=on),
+            embedder,
+        )
+        for on in (True, False)
+    }
+    yield built
+    for resources in built.values():
+        resources.close()
+
+
+def test_the_context_line_is_matched_only_when_switched_on(context_indexes):
+    for on, resources in context_indexes.items():
+        [chunk] = [c for c in resources.catalog.chunks() if c.payload["citation"] == "GDPR Art. 3(1)"]
+        assert chunk.embed_text.startswith("GDPR Article 3 - Territorial scope") is on
+        # the evidence text stays the source text either way
+        assert chunk.embed_text.endswith(chunk.payload["text"]) and "Territorial" not in chunk.payload["text"]
+
+
+def test_a_question_in_an_articles_title_words_finds_it_through_the_context(context_indexes):
+    ranks = {
+        on: first_rank(resources.retriever.retrieve(TITLE_WORDS, None, 10), "GDPR Art. 3")
+        for on, resources in context_indexes.items()
+    }
+    assert ranks[True] == 1
+    assert ranks[False] is None or ranks[False] > 1
+
+
+# --- citation following ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def with_commentary(tmp_path_factory, models_dir, embedder):
+    source = corpus(
+        tmp_path_factory.mktemp("follow") / "src", ["gdpr_art_30", "gdpr_art_33", "gdpr_art_34"], BREACH_LOG
+    )
+    resources = indexed(source, make_settings(tmp_path_factory.mktemp("follow") / "data", models_dir), embedder)
+    yield resources
+    resources.close()
+
+
+def test_a_commentary_naming_art_33_1_brings_art_33_1_into_the_candidates(with_commentary):
+    question = "Does our data protection officer have to keep an internal register of security incidents?"
+    followed = with_commentary.retriever.retrieve(question, None, 1)
+    assert followed[0].authority == "commentary"
+    assert "GDPR Art. 33(1)" in [e.citation for e in followed[1:]]
+    alone = with_commentary.retriever.retrieve(question, None, 1, RetrievalOptions(follow_citations=False))
+    assert [e.citation for e in alone] == [followed[0].citation]
+
+
+# --- patient scope ---------------------------------------------------------------------------------------------
+
+
+def graph_evidence(services, question: str, top_k: int = 5) -> tuple[list[Evidence], str]:
+    """What the graph's retrieve and grade nodes choose for a question, and the retrieve node's trace."""
+    runtime = Runtime(context=RunContext(top_k=top_k, allow_web=False))
+    found = retrieve({"question": question}, runtime, services=services)
+    graded = grade({"question": question, "candidates": found["candidates"]}, runtime, services=services)
+    return graded["candidates"], found["trace"][-1]
+
+
+def test_a_name_two_patients_share_scopes_to_both_and_says_so(make_services):
+    services = make_services()
+    question = "What conditions does Liam Da Silva have?"
+    runtime = Runtime(context=RunContext(allow_web=False))
+    pool = retrieve({"question": question}, runtime, services=services)
+    assert {e.metadata.get("patient_id") for e in pool["candidates"]} == {"pat-0042", "pat-0061"}
+    assert "two patients named Liam Da Silva" in pool["trace"][-1]
+    evidence, _ = graph_evidence(services, question)
+    assert evidence and {e.metadata.get("patient_id") for e in evidence} <= {"pat-0042", "pat-0061"}
+
+
+@pytest.mark.parametrize("number", ["999 886 4232", "9998864232", "999-886-4232"])
+def test_an_nhs_number_in_any_spacing_scopes_to_that_patient_only(make_services, number):
+    evidence, trace = graph_evidence(make_services(), f"Does the patient with NHS number {number} have any allergies?")
+    assert evidence and {e.metadata.get("patient_id") for e in evidence} == {"pat-0006"}  # nobody else's record
+    assert "Bilal Patel (pat-0006)" in trace
