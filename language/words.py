@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 
 import snowballstemmer
 
@@ -29,6 +30,7 @@ _local = threading.local()  # a Snowball stemmer keeps state per call: one per t
 # parallel branches and the HTTP server's worker threads stem at the same time)
 
 
+@lru_cache(maxsize=65536)  # a corpus has tens of thousands of distinct words; each is stemmed once
 def _stem(word: str) -> str:
     stemmer = getattr(_local, "stemmer", None)
     if stemmer is None:
@@ -38,9 +40,14 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Content words, lower-cased and stemmed; stop words dropped; numbers kept."""
+    return list(_words(text))
+
+
+@lru_cache(maxsize=8192)  # the same evidence texts are read by grading, strips and the composer in one run
+def _words(text: str) -> tuple[str, ...]:
     out = []
     for word in _WORD_RE.findall(text.lower()):
         if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
             continue
         out.append(word if word[0].isdigit() else _stem(word))
-    return out
+    return tuple(out)
