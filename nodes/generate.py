@@ -34,7 +34,10 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS
     blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect, cap)
     blocks, absent = cover_clauses(analysis, blocks)
+    clauses = [b for b in blocks if b.document_type == "policy_wording"]
     blocks, weak = adaptive_policy_blocks(blocks, settings.policy_evidence_floor, settings.policy_max_clauses)
+    if weak and analysis.about_cover:  # a benefit only weakly matched is, as far as the wording shows, not in it
+        weak = absent_from_wording(clauses, f"match it only weakly ({weak})")
     weak = absent or weak
 
     def emit(piece: str) -> None:

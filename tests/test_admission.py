@@ -157,7 +157,8 @@ def test_a_known_collection_filter_still_answers(api):
 
 # --- every route passes the door ------------------------------------------------------------------------
 
-PUBLIC_ROUTES = {"/", "/health", "/health/live", "/health/ready"}  # the page and the probes need no key
+# the page, the collections it offers (names, titles, counts) and the probes need no key
+PUBLIC_ROUTES = {"/", "/collections", "/health", "/health/live", "/health/ready"}
 FRAMEWORK_ROUTES = {"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc", "/static"}
 
 
