@@ -25,9 +25,11 @@ from core.types import Evidence
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from language.analysis import QuestionAnalysis, analyse
+from language.coherence import reads_as_label
 from language.expansion import expansion_terms
 from language.passages import Statement, statements
 from language.question import content_terms
+from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
 from language.words import words
 
@@ -68,11 +70,7 @@ _CUES: dict[str, re.Pattern[str]] = {
     ),
     "definition": re.compile(r"\bmeans\b|\bis defined as\b|\brefers to\b|\bis (a|an|the) \w+ (who|that|which)\b", re.I),
     "who": re.compile(r"\b(shall|must|is responsible|are responsible|is accountable|shall be responsible)\b", re.I),
-    "yes_no": re.compile(
-        r"\b(shall|must|may|has the right|have the right|is entitled|not|does not|is covered)\b", re.I
-    ),
-    "procedure": re.compile(r"\b(shall|must|should|may)\b", re.I),
-}
+}  # no cue for yes/no or procedure questions: "shall", "must" and "may" are in nearly every provision
 # "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
 _DATE_QUESTION_RE = re.compile(
     r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b", re.I
@@ -147,7 +145,7 @@ def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Sta
 def _quotable(statement: Statement, whole_lists: bool) -> bool:
     """Headings are labels; a list answer quotes lead-ins with all their points, any other answer the lead-in
     alone or one point after its lead-in."""
-    if statement.heading:
+    if statement.heading or (not statement.points and reads_as_label(statement.text)):
         return False
     if whole_lists:
         return not statement.marker or not statement.lead_in
@@ -279,8 +277,17 @@ def render(statement: Statement, block: Evidence) -> str:
         marker = "" if statement.marker in "-•*" else f"{statement.marker} "
         text = f"{lead_in} {marker}{statement.text}"
     else:
-        text = statement.text
+        text = _without_label(statement.text)
     return _finish(_as_exclusion(text, block))
+
+
+def _without_label(text: str) -> str:
+    """'Timeline. Under EHDS Art. 105 ...' -> 'Under EHDS Art. 105 ...': a label the source set before its
+    first sentence is not part of the answer."""
+    label, _, rest = text.partition(". ")
+    if not rest[:1].isupper() or ends_with_abbreviation(f"{label}."):  # "The Art. 9 condition ..." is one sentence
+        return text
+    return rest if reads_as_label(f"{label}.") else text
 
 
 def _as_exclusion(text: str, block: Evidence) -> str:

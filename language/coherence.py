@@ -120,6 +120,11 @@ def _is_label(sentence: str, words: list[str]) -> bool:
     )
 
 
+def reads_as_label(sentence: str) -> bool:
+    """A sentence that only labels what follows ("Timeline.", "Primary use.", "Details:")."""
+    return _is_label(sentence, [w for w in sentence.split() if re.search(r"\w", w)])
+
+
 def _is_heading(sentence: str) -> bool:
     """A label, or a heading without a final stop: one that opens with a short label and a spaced dash
     ("Article 9(1) - Processing of ...", "Caldicott Principle 7 - The duty to share ..."), or a short Title

@@ -33,6 +33,11 @@ def split_sentences(text: str) -> list[str]:
     return merged
 
 
+def ends_with_abbreviation(text: str) -> bool:
+    """'... Art.', '... p.': a full stop that does not end a sentence."""
+    return bool(_ABBREVIATIONS.search(text.strip()))
+
+
 def sentences_for_index(text: str) -> list[str]:
     """Sentences that get their own vector at ingest (bounded, never empty)."""
     sentences = split_sentences(text)[:MAX_SENTENCES]

@@ -125,3 +125,35 @@ def test_the_stream_joins_back_to_the_composed_answer():
     blocks = [block(ART_33_1, "GDPR Art. 33(1)")]
     question = "How long do we have to report a breach?"
     assert "".join(OfflineAnswerer().stream(question, blocks)) == compose(question, blocks, None)
+
+
+def test_a_label_the_source_set_before_its_first_sentence_is_not_quoted():
+    text = "Timeline. Under EHDS Art. 105 the European Health Data Space Regulation applies from 26 March 2027."
+    answer = compose(
+        "When does the European Health Data Space start applying?",
+        [block(text, "Commentary: EHDS", authority="commentary")],
+        None,
+    )
+    assert answer.startswith("Under EHDS Art. 105 the European Health Data Space Regulation applies"), answer
+    assert fragments(answer) == []
+
+
+def test_an_abbreviation_is_not_taken_for_a_label():
+    text = "The Art. 9 condition written for research is point (j), with the safeguards of Art. 89(1)."
+    answer = compose(
+        "Which Art. 9 condition covers research?", [block(text, "Commentary: research", authority="commentary")], None
+    )
+    assert answer.startswith("The Art. 9 condition written for research is point (j)"), answer
+
+
+def test_a_yes_no_question_is_answered_by_what_supports_it_not_by_any_shall():
+    """'shall' and 'must' are in nearly every provision: they never make an unrelated provision the answer."""
+    guidance = "Access to patient data is removed as soon as a member of staff leaves or changes role."
+    unrelated = "Health data access bodies shall cooperate with the representatives of relevant stakeholders."
+    answer = compose(
+        "When staff leave or change role, is their access to patient data removed?",
+        [block(unrelated, "EHDS Art. 57(1)"), block(guidance, "NDG Data Security Standard 4", authority="guidance")],
+        None,
+    )
+    assert answer.split(" [Source")[0].endswith("as soon as a member of staff leaves or changes role"), answer
+    assert "[Source 2]" in answer and "[Source 1]" not in answer
