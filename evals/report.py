@@ -46,6 +46,18 @@ PLAIN_COLUMNS = [
     "refusal_recall",
     "auroc",
 ]
+COMPARE_COLUMNS = [
+    "cases",
+    "points",
+    "point_verdict_accuracy",
+    "points_unmatched",
+    "table_rows",
+    "agreement",
+    "cases_fully_agreeing",
+    "both_answered",
+    "value_recall",
+    "errors",
+]
 PLAIN_NOTE = (
     "Offline answerer. correct: every must_state fact stated; lead: the key fact in the first sentence (both over "
     "answerable questions, a refusal counts as a miss); citation_precision and binding_first (the first citation is "
@@ -123,6 +135,8 @@ def markdown(results: dict[str, Any]) -> str:
             parts.append(table(judged, JUDGE_COLUMNS, "variant") + "\n")
     if plain := results.get("plain"):
         parts.append(plain_markdown(plain))
+    if compare := results.get("compare"):
+        parts.append(compare_markdown(compare))
     if cal := results.get("calibration"):
         parts.append("## Calibrated routing\n")
         parts.append(
@@ -161,6 +175,16 @@ def plain_markdown(plain: dict[str, Any]) -> str:
         ]
         parts.append(table(rows, PLAIN_COLUMNS, label) + "\n")
     return "\n".join(parts)
+
+
+def compare_markdown(block: dict[str, Any]) -> str:
+    """One table: each group of cases (all, shipped riders, real PDFs), dev then held-out."""
+    rows = [
+        {"set": f"{group}: {label}", **splits[split]}
+        for group, splits in block["groups"].items()
+        for split, label in (("dev", "dev"), ("heldout", "held-out (never used to tune)"))
+    ]
+    return "\n".join(["## Compare mode\n", block["note"] + "\n", table(rows, COMPARE_COLUMNS, "set") + "\n"])
 
 
 def plot_retrieval(results: dict[str, Any], folder: Path) -> list[Path]:

@@ -4,12 +4,13 @@ Retrieval ablations on our goldens, the peer benchmark, the full GDPR (recital -
 labelled insurance questions and plain-language questions on the official GDPR and EHDS texts; the
 pipeline ablations through the graph's retrieve and grade nodes (evals/ablations.py);
 "does correction pay?" on our goldens and the peer's 60 questions; plain-language answers judged on the
-answer itself (evals/answer_quality.py); calibrated routing; injection, leakage and toxicity checks.
+answer itself (evals/answer_quality.py); the compare mode's table against expected verdicts and against its own
+side answers (evals/compare_eval.py); calibrated routing; injection, leakage and toxicity checks.
 Indexes live under POLICYRAG_DATA_DIR/eval/ and are reused (incrementally) by the next run. External
 sets in ../shared are skipped, with a note, when absent. Writes evals/results/eval.json, eval.md,
 calibration.json and plots/*.png; the fitted thresholds go to calibration.json and become the routing
-(config/thresholds.json) only with --apply-thresholds. `--only official,plain,ablations` runs those sections alone
-and merges them into the eval.json already in --out. With POLICYRAG_JUDGE_MODEL set, the answers are
+(config/thresholds.json) only with --apply-thresholds. `--only official,plain,ablations,compare` runs those
+sections alone and merges them into the eval.json already in --out. With POLICYRAG_JUDGE_MODEL set, the answers are
 also scored by an LLM judge (ragas faithfulness and answer relevancy, evals/judge.py).
 """
 
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import REPO_ROOT, Settings, get_settings
-from evals import ablations, answer_quality, datasets, official_eval, report
+from evals import ablations, answer_quality, compare_eval, datasets, official_eval, report
 from evals.answer_eval import graph_runner, run_variants
 from evals.calibration import apply_thresholds, calibrate
 from evals.retrieval_eval import run_ablations
@@ -265,11 +266,35 @@ def plain_section(base: Settings, results: dict[str, Any]) -> None:
     shipped.close()
 
 
+def compare_mode(base: Settings, results: dict[str, Any]) -> None:
+    """The compare cases through the compare graph (evals/compare_eval.py): the shipped riders over the shipped
+    index, the real PDFs over an index of them ingested without metadata into one collection."""
+    selected = compare_eval.cases()
+    if not compare_eval.available():
+        results["skipped"].append(f"compare cases on real PDFs ({compare_eval.PDFS} absent)")
+        selected = [case for case in selected if not case.real_pdf]
+    print(f"compare ({len(selected)} cases)", flush=True)
+    started = time.perf_counter()
+    indexes = {compare_eval.SHIPPED_COLLECTION: index("shipped", [REPO_ROOT / "corpus"], base)}
+    if any(case.real_pdf for case in selected):
+        paths, collection = compare_eval.pdf_paths(selected), compare_eval.COLLECTION
+        indexes[collection] = index("compare_pdfs", paths, base, collection=collection)
+    services = {collection: Services(resources.settings, resources) for collection, resources in indexes.items()}
+    results["compare"] = {
+        "note": compare_eval.NOTE,
+        **compare_eval.run(services, selected),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    for resources in indexes.values():
+        resources.close()
+
+
 # Sections `--only` can run alone: each writes results[name], or a skipped note that starts with its name.
 SECTIONS: dict[str, Callable[[Settings, dict[str, Any]], None]] = {
     "official": official_retrieval,
     "plain": plain_section,
     "ablations": retrieval_ablations,
+    "compare": compare_mode,
 }
 
 
@@ -408,8 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     print("safety", flush=True)
     results["safety"] = safety(shipped, base)
     shipped.close()
-    if not args.quick:  # after the shipped index above is closed: the ablations open it (and one without context)
+    if not args.quick:  # after the shipped index above is closed: these open it again (and others beside it)
         retrieval_ablations(base, results)
+        compare_mode(base, results)
     results["seconds"] = round(time.perf_counter() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)
     report.write(results, args.out)
