@@ -38,6 +38,7 @@ from evals.metrics import share
 from graph.compare import build_compare_graph
 from graph.run import WordingNotFound, compare
 from language.words import words
+from retrieval.alignment import digits
 from retrieval.services import Services
 
 SPLITS = ("dev", "heldout")
@@ -238,36 +239,11 @@ def row_agrees(row: ComparePoint, record: CompareRecord) -> bool:
 
 # Values.
 
-_UNITS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-}
-_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "eighteen": 18}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_NUMBER_WORD_RE = re.compile(
-    rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS)}))?|({'|'.join([*_TEENS, *_UNITS])}))\b"
-)
-
-
-def _number(match: re.Match[str]) -> str:
-    tens, unit, single = match.groups()
-    if single:
-        return str({**_UNITS, **_TEENS}[single])
-    return str(_TENS[tens] + (_UNITS[unit] if unit else 0))
-
 
 def normalise_value(text: str) -> str:
     """Lower case; number words as digits ("thirty six (36)" -> "36"); no thousands separators; "per cent" as
     "%"; Rs., INR and the rupee sign as "rs"; single spaces."""
-    text = _NUMBER_WORD_RE.sub(_number, text.lower())
-    text = re.sub(r"\b(\d+)\s*\(\s*\1\s*\)", r"\1", text)
+    text = digits(text.lower())
     text = re.sub(r"(?<=\d),(?=\d)", "", text)
     text = re.sub(r"\s*(?:\bper ?cent\b|%)", "%", text)
     text = re.sub(r"(?:\brs\b\.?|\binr\b|₹)\s*", "rs ", text)

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from core.settings import REPO_ROOT, Settings
-from retrieval.alignment import _digits
+from retrieval.alignment import digits
 
 SHARED = REPO_ROOT.parent / "shared" / "corpora" / "insurance"
 PDF = SHARED / "pdf" / "National_Parivar_Mediclaim_Plus_policy.pdf"
@@ -53,7 +53,7 @@ REFERENCE_FACTS = {
 
 
 def normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", _digits(text)).lower()
+    return re.sub(r"\s+", " ", digits(text)).lower()
 
 
 def facts_found(facts: list[list[str]], haystack: str) -> list[bool]:

@@ -14,36 +14,22 @@ from core.schemas import ClauseValues, ComparePoint
 from core.types import Evidence
 from language.words import words
 
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {
     "ten": 10,
     "eleven": 11,
     "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
     "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
     "eighteen": 18,
-    "twenty": 20,
-    "twenty four": 24,
-    "twenty-four": 24,
-    "thirty": 30,
-    "thirty six": 36,
-    "thirty-six": 36,
-    "forty five": 45,
-    "forty-five": 45,
-    "forty eight": 48,
-    "forty-eight": 48,
-    "sixty": 60,
-    "ninety": 90,
+    "nineteen": 19,
 }
-_WORD_NUMBER_RE = re.compile(
-    r"\b(" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")\b(?:\s*\(\s*\d+\s*\))?", re.I
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_NUMBER_WORD_RE = re.compile(
+    rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS)}))?|({'|'.join([*_TEENS, *_UNITS])}))\b", re.I
 )
 _AMOUNT_RE = re.compile(r"(?:\brs\.?|\binr|₹)\s*(\d[\d,]*(?:\.\d+)?)\s*(?:/-)?(?:\s*(lakhs?|lacs?|crores?))?", re.I)
 _PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent|percent)", re.I)
@@ -65,10 +51,16 @@ PAIR_MIN_SCORE = 0.25
 _REPEATED_NUMBER_RE = re.compile(r"\b(\d+)\s*\(\s*\1\s*\)")
 
 
-def _digits(text: str) -> str:
+def _number(match: re.Match[str]) -> str:
+    tens, unit, single = (g.lower() if g else g for g in match.groups())
+    if single:
+        return str({**_UNITS, **_TEENS}[single])
+    return str(_TENS[tens] + (_UNITS[unit] if unit else 0))
+
+
+def digits(text: str) -> str:
     """'two (2) years' -> '2 years', 'thirty six months' -> '36 months', '36 (thirty six) months' -> '36 months'."""
-    text = _WORD_NUMBER_RE.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), text)
-    return _REPEATED_NUMBER_RE.sub(r"\1", text)
+    return _REPEATED_NUMBER_RE.sub(r"\1", _NUMBER_WORD_RE.sub(_number, text))
 
 
 def indian_grouping(number: int) -> str:
@@ -86,7 +78,7 @@ def indian_grouping(number: int) -> str:
 
 def extract_values(text: str) -> list[str]:
     """The values a clause states, normalised, in order of appearance, without repeats."""
-    text = _digits(text)
+    text = digits(text)
     found: list[tuple[int, str]] = []
     for m in _AMOUNT_RE.finditer(text):
         amount = m.group(1).replace(",", "").rstrip(".")
