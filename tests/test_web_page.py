@@ -192,14 +192,22 @@ def browser_page(request, driver, server, tmp_path):
 WATCH_WAITING = """() => {
   // What the page showed while it waited: each progress sentence, the placeholder, a partly written answer.
   window.seen = { progress: [], placeholder: false, partial: false };
-  const note = () => {
-    for (const id of ["progress", "compare-progress"]) {
-      const text = document.getElementById(id).textContent;
-      if (text && !window.seen.progress.includes(text)) window.seen.progress.push(text);
+  // Progress sentences and partial answers are read from the mutation records (the nodes each change added), not
+  // from the page when the observer runs: steps that arrive in one network read and are replaced before the
+  // observer's turn are still recorded, so what is seen does not depend on timing.
+  const progress = new Set(["progress", "compare-progress"]);
+  const note = (records) => {
+    for (const r of records) {
+      if (r.type !== "childList") continue;
+      for (const added of r.addedNodes) {
+        const text = added.textContent;
+        if (progress.has(r.target.id) && text && !window.seen.progress.includes(text)) window.seen.progress.push(text);
+        if (r.target.id === "answer" && added.classList && added.classList.contains("partial")) window.seen.partial = true;
+      }
     }
+    // The placeholder is shown in the same task as the click that asks, before any reply can arrive.
     const visible = (id) => { const e = document.getElementById(id); return !e.hidden && e.offsetParent !== null; };
     if (visible("placeholder") || visible("compare-placeholder")) window.seen.placeholder = true;
-    if (document.querySelector("#answer .partial")) window.seen.partial = true;
   };
   new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true });
 }"""
