@@ -124,7 +124,7 @@ class ClientStore(VectorStore):
                     filter=ref_filter,
                     limit=query.limit,
                     with_payload=True,
-                    with_vector=[DENSE],
+                    with_vector=[DENSE, SENTENCES],
                 )
             )
         results = self._client.query_batch_points(self.name, requests)
@@ -132,11 +132,13 @@ class ClientStore(VectorStore):
 
     @staticmethod
     def _hit(point: models.ScoredPoint) -> Hit:
-        dense = point.vector.get(DENSE) if isinstance(point.vector, dict) else None
+        vectors = point.vector if isinstance(point.vector, dict) else {}
+        dense, sentences = vectors.get(DENSE), vectors.get(SENTENCES)
         vector = (
             [float(x) for x in dense] if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
         )
-        return Hit(str(point.id), float(point.score), point.payload, vector)
+        multi = [list(map(float, v)) for v in sentences] if isinstance(sentences, list) and sentences else None
+        return Hit(str(point.id), float(point.score), point.payload, vector, multi)
 
     def counts_by(self, key: str) -> dict[str, int]:
         response = self._client.facet(self.name, key=key, limit=10_000, exact=True)

@@ -139,7 +139,7 @@ class EdgeStore(VectorStore):
             )
             requests.append(
                 qe.QueryRequest(
-                    limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE]
+                    limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE, SENTENCES]
                 )
             )
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
@@ -147,9 +147,8 @@ class EdgeStore(VectorStore):
 
     @staticmethod
     def _hit(point: Any) -> Hit:
-        vector = point.vector
-        dense = vector.get(DENSE) if isinstance(vector, dict) else None
-        return Hit(str(point.id), float(point.score), point.payload, dense)
+        vector = point.vector if isinstance(point.vector, dict) else {}
+        return Hit(str(point.id), float(point.score), point.payload, vector.get(DENSE), vector.get(SENTENCES))
 
     def counts_by(self, key: str) -> dict[str, int]:
         response = self._shard.facet(qe.FacetRequest(key=key, limit=10_000, exact=True))

@@ -30,7 +30,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bbcrs?\b", "binding corporate rules"),
     # plain words -> legal terms
     (
-        r"\b(leak(ed|s)?|hack(ed)?|ransomware|cyber ?attack|lost (laptop|usb)|stolen|data breach)\b",
+        r"\b(leak(ed|s)?|hack(ed)?|ransomware|cyber ?attack|stolen|data breach"
+        r"|(lost|lose|losing|misplaced|left) (a |an |the |our |my |their |his |her |some )?"
+        r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?|(patient )?(records?|files?|notes?)))\b",
         "personal data breach",
     ),
     (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
@@ -109,6 +111,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b", "free of charge reasonable fee"),
     (r"\badd (\w+ ){0,3}to (my|their|his|her) (own )?(electronic )?(health )?records?\b", "insert information"),
     (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
+    # asking for a deadline or for whom to notify: the law writes time limits and notification duties
+    (
+        r"\b(by when|deadline|how (quickly|soon|fast)|time limit|how (long|much time) do (i|we|they|you) have)\b",
+        "without undue delay not later than within time limit",
+    ),
+    (r"\bwho (do|does|must|should) (i|we|they|you|he|she|it) (have to |need to )?(tell|inform|notify)\b", "notify"),
     # record questions: a drug class to its members (general pharmacology, the BNF's classes), never to
     # the medicines a particular record happens to hold
     (
@@ -131,6 +139,13 @@ _COMPILED = [(re.compile(pattern, re.I), terms) for pattern, terms in EXPANSIONS
 def expansion_terms(question: str) -> list[str]:
     """Legal and technical terms for the jargon and plain words a question uses."""
     return [terms for pattern, terms in _COMPILED if pattern.search(question)]
+
+
+def bridges(question: str) -> list[tuple[str, str]]:
+    """The plain words the question uses for each row and the legal terms they stand for: ("correct wrong",
+    "rectification inaccurate personal data"). A text that uses the legal terms covers those words."""
+    found = ((" ".join(m.group(0) for m in pattern.finditer(question)), terms) for pattern, terms in _COMPILED)
+    return [(phrase, terms) for phrase, terms in found if phrase]
 
 
 def expand(question: str) -> str:

@@ -2,8 +2,9 @@
 
 Features (each in [0, 1]):
 - dense: cosine similarity of question and chunk, rescaled to MiniLM's useful range;
-- coverage: share of the question's content words found in the chunk (and its title), where covering
-  five words of a long, situational question counts as full coverage;
+- coverage: share of the question's content words found in the chunk (and its title), a plain phrase
+  counting as found when the chunk uses the legal terms it stands for, where covering five words of a
+  long, situational question counts as full coverage;
 - rerank: best single-sentence similarity (sentence MaxSim);
 - reference: the chunk carries the article/paragraph the question names;
 - numbers: numbers the question names appear in the chunk.
@@ -23,7 +24,7 @@ from core.types import Evidence
 from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
 from language.analysis import is_medical_advice
-from language.expansion import expansion_terms
+from language.expansion import bridges
 from language.question import content_terms, mentions, named_numbers, salient_names
 from language.references import instrument_named, question_tokens
 from language.words import words
@@ -56,6 +57,7 @@ ACROSS_PATIENTS_K = 30  # "which patients have X" keeps this many records as evi
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
 OUT_OF_SCOPE_CAP = 0.3
+BRIDGE_SHARE = 0.5  # share of a plain phrase's legal terms a chunk must use to cover the phrase
 
 
 @dataclass
@@ -81,15 +83,12 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     haystack = f"{evidence.document} {evidence.citation} {evidence.section} {evidence.text}"
     haystack_terms = set(words(haystack))
     wanted = content_terms(question)
-    expanded = set(words(" ".join(expansion_terms(question))))
     features: dict[str, float] = {}
     if (dense := _rescale(evidence.scores.dense, *DENSE_RANGE)) is not None:
         features["dense"] = dense
     if wanted:
-        covered = {t for t in wanted if t in haystack_terms}
-        # a plain word the law writes differently counts when its legal term is there
-        bonus = 0.5 if expanded and expanded & haystack_terms and len(covered) < len(wanted) else 0.0
-        features["coverage"] = min(1.0, (len(covered) + bonus) / min(len(wanted), COVERAGE_TARGET))
+        covered = covered_terms(question, wanted, haystack_terms)
+        features["coverage"] = min(1.0, len(covered) / min(len(wanted), COVERAGE_TARGET))
     if (rerank := _rescale(evidence.scores.rerank, *RERANK_RANGE)) is not None:
         features["rerank"] = rerank
     if reference_tokens:
@@ -123,6 +122,18 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     )
     grade.explanation = explain(grade)
     return grade
+
+
+def covered_terms(question: str, wanted: set[str], haystack_terms: set[str]) -> set[str]:
+    """The question's content words a chunk covers: its own words, and a plain phrase ("correct a wrong",
+    "lost a laptop") when the chunk uses at least half of the legal terms it stands for ("rectification
+    inaccurate personal data"), so the provision in the law's words is not outranked for lacking the user's."""
+    covered = {t for t in wanted if t in haystack_terms}
+    for phrase, terms in bridges(question):
+        legal = set(words(terms))
+        if legal and len(legal & haystack_terms) >= BRIDGE_SHARE * len(legal):
+            covered |= set(words(phrase)) & wanted
+    return covered
 
 
 def explain(grade: ChunkGrade) -> str:

@@ -109,7 +109,10 @@ class Retriever:
         referenced = self.reader.store().search(request).referenced
         seen = {e.chunk_id for e in candidates}
         return [
-            Evidence.from_payload(h.payload or {}, Scores(dense=_dense_score(h, {}, query_vector)))
+            Evidence.from_payload(
+                h.payload or {},
+                Scores(dense=_dense_score(h, {}, query_vector), rerank=_sentence_score(h, query_vector)),
+            )
             for h in referenced
             if h.id not in seen
         ]
@@ -172,7 +175,7 @@ def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: Retrieva
             dense=_dense_score(hit, dense, query_vector),
             sparse=sparse[chunk_id].score if chunk_id in sparse else None,
             fused=fused[chunk_id].score if chunk_id in fused else None,
-            rerank=reranked[chunk_id].score if chunk_id in reranked else None,
+            rerank=reranked[chunk_id].score if chunk_id in reranked else _sentence_score(hit, query_vector),
             reference_match=chunk_id in referenced or chunk_id in _by_id(lists.referenced),
         )
         evidence.append(Evidence.from_payload(payloads.get(chunk_id) or {}, scores))
@@ -187,3 +190,14 @@ def _dense_score(hit: Hit, dense: dict[str, Hit], query_vector: np.ndarray) -> f
         vector = np.asarray(hit.dense_vector, dtype=np.float32)
         return float(vector @ query_vector / max(np.linalg.norm(vector), 1e-12))
     return 0.0
+
+
+def _sentence_score(hit: Hit, query_vector: np.ndarray) -> float | None:
+    """The sentence MaxSim the engine gives the reranked list, for a chunk found outside it (a provision the
+    question or a recital names): graded without it, such a chunk is judged on fewer features than the
+    rest and often above them."""
+    if not hit.sentence_vectors:
+        return None
+    vectors = np.asarray(hit.sentence_vectors, dtype=np.float32)
+    norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
+    return float(((vectors @ query_vector) / norms).max() / max(float(np.linalg.norm(query_vector)), 1e-12))

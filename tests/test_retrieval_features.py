@@ -101,6 +101,17 @@ def test_a_binding_provision_goes_before_commentary_that_supports_the_same_point
     assert apply_grades(pair, grades(0.9, 0.5))[0].authority == "commentary"
 
 
+def test_plain_words_are_covered_by_the_provision_that_uses_their_legal_terms(shipped):
+    question = "Can I ask my hospital to correct a wrong allergy in my records?"
+    found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
+    article = next(e for e in found if e.citation == "GDPR Art. 16")  # "rectification of inaccurate ..."
+    assert "correct " not in article.text.lower() and "wrong" not in article.text.lower()
+    # "correct" and "wrong" count as covered by "rectification ... inaccurate personal data"
+    assert grade_all(question, [article])[0].features["coverage"] >= 0.4
+    # a question without those plain words gets no such credit from the same article
+    assert grade_all("Can I ask my hospital about an allergy in my records?", [article])[0].features["coverage"] < 0.4
+
+
 # --- chunk context ---------------------------------------------------------------------------------------------
 
 
@@ -162,6 +173,18 @@ def test_a_commentary_naming_art_33_1_brings_art_33_1_into_the_candidates(with_c
     assert "GDPR Art. 33(1)" in [e.citation for e in followed[1:]]
     alone = with_commentary.retriever.retrieve(question, None, 1, RetrievalOptions(follow_citations=False))
     assert [e.citation for e in alone] == [followed[0].citation]
+
+
+def test_a_followed_provision_is_graded_on_the_same_sentence_score_the_engine_gives_the_rest(with_commentary):
+    question = "Does our data protection officer have to keep an internal register of security incidents?"
+    followed = with_commentary.retriever.retrieve(question, None, 1)
+    brought = next(e for e in followed if e.citation == "GDPR Art. 33(1)")
+    assert brought.scores.fused is None and brought.scores.rerank is not None  # found by its reference only
+    # the same chunk searched as a candidate gets its MaxSim from the engine: the two agree
+    engine = with_commentary.retriever.retrieve(question, None, 20, RetrievalOptions(follow_citations=False))
+    ranked = next(e for e in engine if e.citation == "GDPR Art. 33(1)")
+    assert ranked.scores.fused is not None
+    assert brought.scores.rerank == pytest.approx(ranked.scores.rerank, abs=1e-4)
 
 
 # --- patient scope ---------------------------------------------------------------------------------------------
