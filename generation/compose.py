@@ -39,6 +39,8 @@ STRONG_BLOCK_SUPPORT = 0.15
 FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
 MAX_FOLLOWING = 2
 MAX_WORDS = 90  # the lead and what follows it, lists apart
+MAX_STEPS = 4  # a procedure answered clause by clause ...
+STEPS_MAX_WORDS = 140  # ... in at most this many words
 CUE_BONUS = 0.15
 LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
@@ -260,6 +262,34 @@ def following(lead: Option, candidates: list[Option], blocks: list[Evidence]) ->
     return sorted(chosen, key=lambda o: (o.block != lead.block, o.block, o.statement.position))
 
 
+def procedure_steps(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> list[Option]:
+    """Asked how to do something, when the lead's numbered clause is one of several clauses under the same
+    number in the evidence (9.1 helpline, 9.2 Grievance Redressal Officer, 9.3 Ombudsman), the answer is those
+    clauses in the wording's order, each by its first statement (the lead's own clause by the lead): the
+    steps, the first one first. Empty when the lead's clause stands alone or is not a numbered sub-clause."""
+    home = blocks[lead.block]
+    parent = _parent_clause(home)
+    if parent is None:
+        return []
+    siblings = sorted(
+        (i for i, b in enumerate(blocks) if b.doc_id == home.doc_id and _parent_clause(b) == parent),
+        key=lambda i: (blocks[i].metadata.get("position") or 0, i),
+    )
+    steps: list[Option] = []
+    for index in siblings[:MAX_STEPS]:
+        own = [o for o in candidates if o.block == index and not o.statement.heading]
+        first = lead if index == lead.block else min(own, key=lambda o: o.statement.position, default=None)
+        if first is not None and first.statement.text not in {s.statement.text for s in steps}:
+            steps.append(first)
+    return steps if len(steps) > 1 else []
+
+
+def _parent_clause(block: Evidence) -> str | None:
+    """'9' for a policy clause 9.3; None for a top-level clause or a block that is not a numbered clause."""
+    parent, dot, _ = str(block.metadata.get("clause_id") or "").rpartition(".")
+    return parent if dot and parent else None
+
+
 def _finish(text: str) -> str:
     """A statement ends like a sentence: a list's trailing ';', 'and' or 'or' becomes a full stop."""
     text = re.sub(r"\s*(;|,)?\s*(\band\b|\bor\b)?\s*$", "", text.strip())
@@ -334,9 +364,10 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lead = lead_option(candidates, blocks, asked_about(question, analysis))
     if lead is None:
         return REFUSAL
-    chosen = [lead, *following(lead, candidates, blocks)]
+    steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
+    chosen = steps or [lead, *following(lead, candidates, blocks)]
     sentences: list[str] = []
-    budget = MAX_WORDS
+    budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     for number, option in enumerate(chosen):
         text = render(option.statement, blocks[option.block])
         if number and len(text.split()) > budget:

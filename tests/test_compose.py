@@ -157,3 +157,35 @@ def test_a_yes_no_question_is_answered_by_what_supports_it_not_by_any_shall():
     )
     assert answer.split(" [Source")[0].endswith("as soon as a member of staff leaves or changes role"), answer
     assert "[Source 2]" in answer and "[Source 1]" not in answer
+
+
+GRIEVANCE = {
+    "9.1": "In case of a grievance, the Insured Person may contact the Company through the helpline 1800-000-0000.",
+    "9.2": "If not satisfied within 14 days, he or she may write to the Grievance Redressal Officer of the Company.",
+    "9.3": "If the grievance remains unresolved within 30 days, he or she may complain to the Insurance Ombudsman.",
+}
+
+
+def clause(number: str, doc: str = "rider") -> Evidence:
+    return block(
+        GRIEVANCE[number],
+        f"Rider cl. {number}",
+        doc=doc,
+        metadata={"clause_id": number, "position": int(number.split(".")[1])},
+    )
+
+
+def test_a_procedure_spread_over_sub_clauses_is_answered_step_by_step_in_the_wording_s_order():
+    # retrieval put the last step first; the answer starts where the procedure starts
+    blocks = [clause("9.3"), clause("9.2"), clause("9.1")]
+    answer = compose("How do I complain about my claim?", blocks, None)
+    assert [answer.index(s) for s in ("helpline", "Grievance Redressal Officer", "Ombudsman")] == sorted(
+        answer.index(s) for s in ("helpline", "Grievance Redressal Officer", "Ombudsman")
+    )
+    assert answer.startswith("In case of a grievance") and "[Source 3]" in answer.split(".")[0] + "."
+    # another kind of question about the same clauses is answered by the one that answers it
+    ombudsman = compose("When can I go to the Insurance Ombudsman?", blocks, None)
+    assert ombudsman.startswith("If the grievance remains unresolved") and "helpline" not in ombudsman
+    # clauses of another wording, or a clause standing alone, are not steps
+    alone = compose("How do I complain about my claim?", [clause("9.3"), clause("9.1", doc="other")], None)
+    assert "helpline" not in alone or "Ombudsman" not in alone
