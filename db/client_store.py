@@ -137,7 +137,11 @@ class ClientStore(VectorStore):
         vector = (
             [float(x) for x in dense] if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
         )
-        multi = [list(map(float, v)) for v in sentences] if isinstance(sentences, list) and sentences else None
+        multi = (
+            [[float(x) for x in v] for v in sentences if isinstance(v, list)]
+            if isinstance(sentences, list) and sentences
+            else None
+        )
         return Hit(str(point.id), float(point.score), point.payload, vector, multi)
 
     def counts_by(self, key: str) -> dict[str, int]:

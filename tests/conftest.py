@@ -40,6 +40,20 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built if built.exists() else tmp_path_factory.mktemp("models")
 
 
+def ingest_into(resources, paths: list[Path], **options):
+    """Ingest with the resources' own settings, embedder, catalog and backend, as `policyrag ingest` does."""
+    from ingest.pipeline import ingest
+
+    return ingest(
+        paths,
+        settings=resources.settings,
+        embedder=resources.embedder,
+        catalog=resources.catalog,
+        backend=resources.backend,
+        **options,
+    )
+
+
 def make_settings(data_dir: Path, models_dir: Path, **overrides) -> Settings:
     return Settings(data_dir=data_dir, models_dir=models_dir, **overrides)
 
@@ -69,15 +83,12 @@ def embedder(models_dir: Path, tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def shipped(tmp_path_factory: pytest.TempPathFactory, models_dir: Path, embedder):
     """Resources over an index of the whole shipped corpus, built once per session."""
-    from ingest.pipeline import ingest
     from retrieval.resources import Resources
 
     settings = make_settings(tmp_path_factory.mktemp("shipped") / "data", models_dir)
     seed_vector_cache(settings)
     resources = Resources(settings, embedder=embedder)
-    report = ingest(
-        [CORPUS], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
-    )
+    report = ingest_into(resources, [CORPUS])
     assert not report.failed, report.failed
     yield resources
     resources.close()

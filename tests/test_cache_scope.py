@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from db.keys import KeyStore
-from tests.conftest import REPO_ROOT, make_settings
+from tests.conftest import REPO_ROOT, ingest_into, make_settings
 from tests.test_loaders import write_doc
 
 QUESTION = "What colour is the fence at the north depot painted?"
@@ -32,7 +32,6 @@ def depot_notice(folder, colour: str) -> None:
 
 
 def test_a_re_ingested_document_is_answered_anew_not_from_the_cache(tmp_path, models_dir, embedder):
-    from ingest.pipeline import ingest
     from retrieval.resources import Resources
     from retrieval.services import Services
     from server.app import create_app
@@ -43,14 +42,7 @@ def test_a_re_ingested_document_is_answered_anew_not_from_the_cache(tmp_path, mo
     resources = Resources(settings, embedder=embedder)
 
     def reingest() -> str:
-        report = ingest(
-            [folder],
-            settings=settings,
-            embedder=embedder,
-            catalog=resources.catalog,
-            backend=resources.backend,
-            collection="depot",
-        )
+        report = ingest_into(resources, [folder], collection="depot")
         assert not report.failed and report.generation
         return report.generation
 

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from db.index import IndexBusyError, writer_lock
-from ingest.pipeline import ingest
 from retrieval.resources import Resources
-from tests.conftest import CORPUS, REPO_ROOT
+from tests.conftest import CORPUS, REPO_ROOT, ingest_into
 from tests.test_loaders import write_doc
 
 SAMPLE = ["gdpr_art_33", "gdpr_art_09_2_a", "gdpr_art_09_2_h", "caldicott_principle_7"]
@@ -39,17 +38,6 @@ def resources(settings, embedder):
     made.close()
 
 
-def run(resources: Resources, paths: list[Path], **kw):
-    return ingest(
-        paths,
-        settings=resources.settings,
-        embedder=resources.embedder,
-        catalog=resources.catalog,
-        backend=resources.backend,
-        **kw,
-    )
-
-
 def indexed(resources: Resources) -> dict[str, list[str]]:
     """doc_id -> chunk citations in the published index."""
     out: dict[str, list[str]] = {}
@@ -59,7 +47,7 @@ def indexed(resources: Resources) -> dict[str, list[str]]:
 
 
 def test_first_ingest_indexes_every_document(resources, corpus):
-    report = run(resources, [corpus])
+    report = ingest_into(resources, [corpus])
     assert sorted(report.added) == sorted(f"health_governance/{n}" for n in SAMPLE)
     assert report.generation == "gen-000001" and not report.failed
     assert indexed(resources)["gdpr_art_33"] == [f"GDPR Art. 33({n})" for n in range(1, 6)]
@@ -67,10 +55,10 @@ def test_first_ingest_indexes_every_document(resources, corpus):
 
 
 def test_incremental_unchanged_changed_removed(resources, corpus):
-    run(resources, [corpus])
+    ingest_into(resources, [corpus])
     calls = resources.embedder.calls
 
-    again = run(resources, [corpus])
+    again = ingest_into(resources, [corpus])
     assert sorted(again.unchanged) == sorted(f"health_governance/{n}" for n in SAMPLE)
     assert again.embeddings_computed == 0 and resources.embedder.calls == calls
     assert again.generation is None  # nothing changed: the published index stays
@@ -86,7 +74,7 @@ def test_incremental_unchanged_changed_removed(resources, corpus):
     )
     (folder / "gdpr_art_09_2_a.txt").unlink()
     (folder / "gdpr_art_09_2_a.json").unlink()
-    changed = run(resources, [corpus])
+    changed = ingest_into(resources, [corpus])
     assert changed.updated == ["health_governance/caldicott_principle_7"]
     assert changed.removed == ["health_governance/gdpr_art_09_2_a"]
     assert 0 < changed.embeddings_computed <= 4  # only the new text and its sentences
@@ -97,14 +85,14 @@ def test_incremental_unchanged_changed_removed(resources, corpus):
 
 
 def test_ingesting_one_file_does_not_remove_the_rest(resources, corpus):
-    run(resources, [corpus])
-    report = run(resources, [corpus / "health_governance" / "gdpr_art_33.txt"], collection="health_governance")
+    ingest_into(resources, [corpus])
+    report = ingest_into(resources, [corpus / "health_governance" / "gdpr_art_33.txt"], collection="health_governance")
     assert report.unchanged == ["health_governance/gdpr_art_33"] and not report.removed
     assert set(indexed(resources)) == set(SAMPLE)
 
 
 def test_bad_files_are_skipped_and_change_nothing(resources, corpus):
-    run(resources, [corpus])
+    ingest_into(resources, [corpus])
     before = indexed(resources)
     generation = resources.backend.current()
     folder = corpus / "health_governance"
@@ -112,7 +100,7 @@ def test_bad_files_are_skipped_and_change_nothing(resources, corpus):
     (folder / "empty.txt").write_text("  ", encoding="utf-8")
     bad_sidecar = write_doc(folder, "doc9", "Some provision text.")
     bad_sidecar.with_suffix(".json").write_text("{oops", encoding="utf-8")
-    report = run(resources, [corpus])
+    report = ingest_into(resources, [corpus])
     assert sorted(Path(p).name for p, _ in report.failed) == ["broken.pdf", "doc9.txt", "empty.txt"]
     assert all(reason for _, reason in report.failed)
     assert report.generation is None and resources.backend.current() == generation
@@ -120,10 +108,10 @@ def test_bad_files_are_skipped_and_change_nothing(resources, corpus):
 
 
 def test_a_changed_file_that_breaks_keeps_its_previous_version(resources, corpus):
-    run(resources, [corpus])
+    ingest_into(resources, [corpus])
     target = corpus / "health_governance" / "gdpr_art_33.json"
     target.write_text("{not json", encoding="utf-8")
-    report = run(resources, [corpus])
+    report = ingest_into(resources, [corpus])
     assert [Path(p).name for p, _ in report.failed] == ["gdpr_art_33.txt"]
     assert indexed(resources)["gdpr_art_33"] == [f"GDPR Art. 33({n})" for n in range(1, 6)]
 
@@ -132,7 +120,7 @@ def test_invalid_collection_name_is_refused(resources, corpus):
     from ingest.units import LoaderError
 
     with pytest.raises(LoaderError, match="invalid collection name"):
-        run(resources, [corpus], collection="../etc")
+        ingest_into(resources, [corpus], collection="../etc")
     assert resources.backend.current() is None
 
 
@@ -149,7 +137,7 @@ def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_p
     resources, corpus, settings, tmp_path
 ):
     """Published generations have no write-ahead log: a second process opens the same one."""
-    run(resources, [corpus])
+    ingest_into(resources, [corpus])
     reader_store = resources.reader.store()
     script = tmp_path / "read.py"
     script.write_text(
@@ -173,13 +161,13 @@ def test_another_process_can_read_while_this_one_reads_and_a_new_generation_is_p
     assert seen == {"generation": "gen-000001", "count": reader_store.count()}
 
     write_doc(corpus / "health_governance", "extra1", "Article 1 - Extra\n1. An extra provision about retention.")
-    report = run(resources, [corpus])
+    report = ingest_into(resources, [corpus])
     assert report.generation == "gen-000002"
     assert resources.reader.store().count() == reader_store.count() + 1  # the reader follows the new generation
 
 
 def test_retrieval_after_ingest_names_its_provenance(resources, corpus):
-    run(resources, [corpus])
+    ingest_into(resources, [corpus])
     evidence = resources.retriever.retrieve(
         "How many hours does a controller have to notify a breach to the supervisory authority?",
         {"collection": "health_governance"},
@@ -193,7 +181,7 @@ def test_retrieval_after_ingest_names_its_provenance(resources, corpus):
 
 
 def test_a_new_data_folder_can_borrow_computed_vectors_and_embed_nothing(resources, corpus, embedder, tmp_path):
-    first = run(resources, [corpus])
+    first = ingest_into(resources, [corpus])
     assert first.embeddings_computed > 0
     other = Resources(resources.settings.model_copy(update={"data_dir": tmp_path / "other"}), embedder=embedder)
     try:
@@ -201,7 +189,7 @@ def test_a_new_data_folder_can_borrow_computed_vectors_and_embed_nothing(resourc
         assert held == first.embeddings_computed
         assert other.catalog.import_vectors(other.settings.catalog_path) == held  # itself: nothing to add
         assert other.catalog.import_vectors(tmp_path / "absent.sqlite") == held
-        second = run(other, [corpus])
+        second = ingest_into(other, [corpus])
         assert second.embeddings_computed == 0 and sorted(second.added) == sorted(first.added)
     finally:
         other.close()
@@ -212,7 +200,7 @@ def test_a_file_over_the_size_limit_is_skipped_with_a_message_naming_it(settings
     try:
         big = corpus / "health_governance" / "big_notice.txt"
         big.write_text("Records are kept. " * 1000, encoding="utf-8")  # 18 KB
-        report = run(limited, [corpus])
+        report = ingest_into(limited, [corpus])
         assert [path for path, _ in report.failed] == [str(big)]
         reason = report.failed[0][1]
         assert "big_notice.txt" in reason and "17.6 KB" in reason and "4.0 KB" in reason and "MAX_FILE_BYTES" in reason
@@ -222,12 +210,12 @@ def test_a_file_over_the_size_limit_is_skipped_with_a_message_naming_it(settings
 
 
 def test_the_next_ingest_removes_a_generation_a_killed_ingest_left_unpublished(resources, corpus):
-    first = run(resources, [corpus])
+    first = ingest_into(resources, [corpus])
     backend = resources.backend
     name, store = backend.create_generation(resources.embedder.dimension)  # what a killed writer leaves behind
     store.close()
     assert (resources.settings.index_dir / name).is_dir() and backend.current() == first.generation
-    again = run(resources, [corpus])  # nothing changed: no new generation is built
+    again = ingest_into(resources, [corpus])  # nothing changed: no new generation is built
     assert again.generation is None and not (resources.settings.index_dir / name).exists()
     assert backend.current() == first.generation
 
@@ -235,6 +223,6 @@ def test_the_next_ingest_removes_a_generation_a_killed_ingest_left_unpublished(r
     store.close()
     (resources.settings.index_dir / name / "left-by-a-killed-ingest").touch()
     write_doc(corpus / "health_governance", "extra1", "Article 1 - Retention\n1. Records are kept for eight years.")
-    changed = run(resources, [corpus])  # a new generation is built and published
+    changed = ingest_into(resources, [corpus])  # a new generation is built and published
     assert changed.generation and backend.current() == changed.generation
     assert not list(resources.settings.index_dir.glob("gen-*/left-by-a-killed-ingest"))

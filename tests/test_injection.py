@@ -16,7 +16,7 @@ from pydantic import SecretStr
 from core.types import Evidence
 from generation.guard import leaks_system_prompt
 from generation.prompts import REFUSAL, SYSTEM_PROMPT
-from tests.conftest import CORPUS, make_settings, used_blocks
+from tests.conftest import CORPUS, ingest_into, make_settings, used_blocks
 from tests.test_loaders import write_doc
 
 GROQ_KEY = "gsk_test_key_0123456789abcdef"
@@ -47,7 +47,6 @@ POISONED_QUESTIONS = {
 @pytest.fixture(scope="module")
 def poisoned(tmp_path_factory, models_dir, embedder):
     """Resources over a small collection: a few shipped provisions plus two poisoned documents."""
-    from ingest.pipeline import ingest
     from retrieval.resources import Resources
 
     root = tmp_path_factory.mktemp("poisoned")
@@ -90,9 +89,7 @@ def poisoned(tmp_path_factory, models_dir, embedder):
     )
     settings = make_settings(root / "data", models_dir)
     resources = Resources(settings, embedder=embedder)
-    report = ingest(
-        [root / "corpus"], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
-    )
+    report = ingest_into(resources, [root / "corpus"])
     assert not report.failed and len(report.added) == len(COPIED) + 2
     yield resources
     resources.close()

@@ -26,12 +26,11 @@ from pydantic import SecretStr
 from core.schemas import RunContext
 from graph.compare import build_compare_graph
 from graph.run import compare
-from ingest.pipeline import ingest
 from ingest.policy import coverage_type
 from retrieval.intent import SECTIONS_FOR_INTENT, classify
 from retrieval.resources import Resources
 from retrieval.services import Services
-from tests.conftest import REPO_ROOT, make_settings, run_graph, shared_path
+from tests.conftest import REPO_ROOT, ingest_into, make_settings, run_graph, shared_path
 
 NATIONAL_PDF = "National_Parivar_Mediclaim_Plus_policy.pdf"
 AROGYA_PDF = "Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1.pdf"
@@ -66,15 +65,7 @@ def real(tmp_path_factory, models_dir, embedder):
     settings = make_settings(tmp_path_factory.mktemp("real-wordings") / "data", models_dir)
     resources = Resources(settings, embedder=embedder)
     for product, pdf in pdfs.items():
-        report = ingest(
-            [pdf],
-            settings=settings,
-            embedder=embedder,
-            catalog=resources.catalog,
-            backend=resources.backend,
-            collection="real_policies",
-            defaults=DEFAULTS[product],
-        )
+        report = ingest_into(resources, [pdf], collection="real_policies", defaults=DEFAULTS[product])
         assert not report.failed and len(report.added) == 1, report.summary()
     yield resources
     resources.close()
@@ -346,9 +337,7 @@ def test_clause_json_ingests_with_missing_fields_inferred_and_bad_clauses_named(
     settings = make_settings(tmp_path / "data", models_dir)
     resources = Resources(settings, embedder=embedder)
     try:
-        report = ingest(
-            [folder], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
-        )
+        report = ingest_into(resources, [folder])
         assert report.added == ["wordings/acme_rider"]
         failed = {Path(path).name: reason for path, reason in report.failed}
         assert set(failed) == {"unknown_field.json", "empty_text.json"}

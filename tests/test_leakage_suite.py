@@ -19,7 +19,7 @@ from graph.crag import build_graph
 from graph.run import answer
 from ingest.sidecar import sha256_bytes
 from retrieval.services import Services
-from tests.conftest import CORPUS, REPO_ROOT, make_settings, used_blocks
+from tests.conftest import CORPUS, REPO_ROOT, ingest_into, make_settings, used_blocks
 
 CASES = [
     json.loads(line)
@@ -35,7 +35,6 @@ HOSTS = ["gdpr_art_33", "gdpr_art_34", "gdpr_art_09_2_h", "gdpr_art_35", "caldic
 @pytest.fixture(scope="module")
 def suite_resources(tmp_path_factory, models_dir, embedder):
     """One index: a few shipped provisions plus every poisoned document of the suite."""
-    from ingest.pipeline import ingest
     from retrieval.resources import Resources
 
     folder = tmp_path_factory.mktemp("suite") / "corpus" / "poisoned"
@@ -66,9 +65,7 @@ def suite_resources(tmp_path_factory, models_dir, embedder):
             )
     settings = make_settings(folder.parents[1] / "data", models_dir, web_providers=[])
     resources = Resources(settings, embedder=embedder)
-    report = ingest(
-        [folder.parent], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
-    )
+    report = ingest_into(resources, [folder.parent])
     assert not report.failed
     yield resources
     resources.close()

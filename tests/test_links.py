@@ -13,9 +13,9 @@ import pytest
 
 from core.types import Evidence
 from ingest.links import MAX_LINKS
-from ingest.pipeline import ingest
 from retrieval.resources import Resources
 from retrieval.search import beside_pointers
+from tests.conftest import ingest_into
 
 ROWS = [
     {
@@ -78,14 +78,7 @@ def act(tmp_path, settings, embedder):
     folder.mkdir()
     (folder / "act.json").write_text(json.dumps(ROWS), encoding="utf-8")
     resources = Resources(settings, embedder=embedder)
-    report = ingest(
-        [folder],
-        settings=settings,
-        embedder=embedder,
-        catalog=resources.catalog,
-        backend=resources.backend,
-        collection="laws",
-    )
+    report = ingest_into(resources, [folder], collection="laws")
     assert not report.failed and report.added == ["laws/act"], report.summary()
     yield resources, {p["citation"]: p for p in resources.reader.store().payloads()}
     resources.close()

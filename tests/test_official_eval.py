@@ -12,7 +12,7 @@ from core.types import Evidence
 from evals import official_eval, report, runner
 from evals.official_eval import OfficialCase, first_hit, is_recital, matches, points, public_row, summary
 from evals.retrieval_eval import ABLATIONS
-from tests.conftest import shared_path
+from tests.conftest import ingest_into, shared_path
 
 
 def evidence(citation: str, kind: str = "article_paragraph") -> Evidence:
@@ -136,19 +136,11 @@ def gdpr_slice(target: Path) -> Path:
 
 
 def test_the_section_end_to_end_on_a_slice_of_the_official_gdpr(settings, embedder, tmp_path):
-    from ingest.pipeline import ingest
     from retrieval.resources import Resources
 
     path = gdpr_slice(tmp_path / "src")
     resources = Resources(settings, embedder=embedder)
-    ingested = ingest(
-        [path],
-        settings=settings,
-        embedder=embedder,
-        catalog=resources.catalog,
-        backend=resources.backend,
-        collection=official_eval.COLLECTION,
-    )
+    ingested = ingest_into(resources, [path], collection=official_eval.COLLECTION)
     assert not ingested.failed, ingested.failed
     cases = [
         OfficialCase(

@@ -16,10 +16,9 @@ from pypdf.generic import DictionaryObject, NameObject, StreamObject
 from ingest.detection import DETECTION_THRESHOLD, POLICY_WORDING
 from ingest.loaders import load_document
 from ingest.loaders.pdf import load_pdf
-from ingest.pipeline import ingest
 from ingest.units import LoaderError
 from retrieval.resources import Resources
-from tests.conftest import shared_path
+from tests.conftest import ingest_into, shared_path
 
 HEADER = "Sunrise Health Shield Policy UIN: SUNHLIP26001V012627"
 WORDING = [
@@ -123,14 +122,7 @@ def resources(settings, embedder):
 
 def ingested(resources: Resources, paths: list[Path], collection: str, expect_detected: list[str]) -> list[dict]:
     """Ingest into the named collection; the report lists the documents read as policy wordings."""
-    report = ingest(
-        paths,
-        settings=resources.settings,
-        embedder=resources.embedder,
-        catalog=resources.catalog,
-        backend=resources.backend,
-        collection=collection,
-    )
+    report = ingest_into(resources, paths, collection=collection)
     assert not report.failed, report.failed
     assert [name for name, _ in report.detected] == expect_detected
     return sorted(resources.reader.store().payloads(), key=lambda p: (p["doc_id"], p["position"]))
@@ -204,14 +196,7 @@ def test_a_pdf_that_needs_a_password_is_refused_with_a_message_naming_it(tmp_pat
     pdf = text_pdf(tmp_path / "private.pdf", WORDING, password="user-secret")
     with pytest.raises(LoaderError, match=r"private\.pdf: the PDF needs a password to open"):
         load_pdf(pdf)
-    report = ingest(
-        [pdf],
-        settings=resources.settings,
-        embedder=resources.embedder,
-        catalog=resources.catalog,
-        backend=resources.backend,
-        collection="private",
-    )
+    report = ingest_into(resources, [pdf], collection="private")
     assert [Path(path).name for path, _ in report.failed] == ["private.pdf"] and not report.added
     assert "needs a password" in report.failed[0][1]
 

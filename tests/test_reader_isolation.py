@@ -20,9 +20,8 @@ from pathlib import Path
 import pytest
 
 from db.index import VIEWS, EdgeBackend, IndexReader
-from ingest.pipeline import ingest
 from retrieval.resources import Resources
-from tests.conftest import CORPUS, REPO_ROOT, seed_vector_cache
+from tests.conftest import CORPUS, REPO_ROOT, ingest_into, seed_vector_cache
 from tests.reader_isolation_process import generation_hashes, results
 
 SAMPLE = ["gdpr_art_33", "gdpr_art_09_2_a", "gdpr_art_09_2_h", "caldicott_principle_7"]
@@ -48,9 +47,7 @@ def published(settings, embedder, corpus) -> Path:
     seed_vector_cache(settings)
     resources = Resources(settings, embedder=embedder)
     try:
-        report = ingest(
-            [corpus], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
-        )
+        report = ingest_into(resources, [corpus])
     finally:
         resources.close()
     assert report.generation == "gen-000001" and not report.failed

@@ -13,14 +13,13 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.settings import Settings
 from core.types import Evidence
-from ingest.pipeline import ingest
 from ingest.sidecar import sha256_bytes
 from nodes.grade import grade
 from nodes.retrieve import retrieve
 from retrieval.grading import ChunkGrade, apply_grades, grade_all
 from retrieval.resources import Resources
 from retrieval.search import RetrievalOptions
-from tests.conftest import CORPUS, make_settings, seed_vector_cache
+from tests.conftest import CORPUS, ingest_into, make_settings, seed_vector_cache
 
 GOVERNANCE = CORPUS / "health_governance"
 BREACH_LOG = (
@@ -59,9 +58,7 @@ def corpus(target: Path, stems: list[str], commentary: str | None = None) -> Pat
 def indexed(source: Path, settings: Settings, embedder) -> Resources:
     seed_vector_cache(settings)
     resources = Resources(settings, embedder=embedder)
-    report = ingest(
-        [source], settings=settings, embedder=embedder, catalog=resources.catalog, backend=resources.backend
-    )
+    report = ingest_into(resources, [source])
     assert not report.failed, report.failed
     return resources
 

@@ -11,7 +11,7 @@ from pydantic import SecretStr
 
 from db.keys import KeyStore
 from server.schemas import ErrorReply
-from tests.conftest import make_settings
+from tests.conftest import ingest_into, make_settings
 
 QUESTION = "How many hours does a controller have to notify a personal data breach to the supervisory authority?"
 READ_ROUTES = [("POST", "/query"), ("POST", "/query/stream"), ("GET", "/rate-limit-status"), ("POST", "/graph/invoke")]
@@ -384,7 +384,6 @@ def test_auth_generate_refuses_a_name_with_control_characters(api, name):
 
 
 def test_no_server_path_reaches_a_reply_for_a_file_ingested_without_a_sidecar(tmp_path, models_dir, embedder):
-    from ingest.pipeline import ingest
     from retrieval.resources import Resources
     from retrieval.services import Services
     from server.app import create_app
@@ -397,14 +396,7 @@ def test_no_server_path_reaches_a_reply_for_a_file_ingested_without_a_sidecar(tm
     )
     settings = make_settings(tmp_path / "data", models_dir, web_providers=[])
     resources = Resources(settings, embedder=embedder)
-    report = ingest(
-        [folder],
-        settings=settings,
-        embedder=embedder,
-        catalog=resources.catalog,
-        backend=resources.backend,
-        collection="notes",
-    )
+    report = ingest_into(resources, [folder], collection="notes")
     assert not report.failed
     with TestClient(create_app(settings, Services(settings, resources))) as client:
         reply = client.post(

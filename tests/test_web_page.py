@@ -202,7 +202,8 @@ WATCH_WAITING = """() => {
       for (const added of r.addedNodes) {
         const text = added.textContent;
         if (progress.has(r.target.id) && text && !window.seen.progress.includes(text)) window.seen.progress.push(text);
-        if (r.target.id === "answer" && added.classList && added.classList.contains("partial")) window.seen.partial = true;
+        const partial = added.classList && added.classList.contains("partial");
+        if (r.target.id === "answer" && partial) window.seen.partial = true;
       }
     }
     // The placeholder is shown in the same task as the click that asks, before any reply can arrive.
