@@ -24,6 +24,7 @@ from db.store import (
     SearchLists,
     SearchQuery,
     StoredPoint,
+    StoredSentences,
     VectorStore,
     batches,
     split_filters,
@@ -137,6 +138,16 @@ class ClientStore(VectorStore):
             [float(x) for x in dense] if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
         )
         return Hit(str(point.id), float(point.score), point.payload, vector)
+
+    def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
+        if not ids:
+            return {}
+        records = self._client.retrieve(self.name, list(ids), with_payload=["text"], with_vectors=[SENTENCES])
+        out = {}
+        for r in records:
+            vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None
+            out[str(r.id)] = StoredSentences(str((r.payload or {}).get("text", "")), vectors or [])  # type: ignore[arg-type]
+        return out
 
     def counts_by(self, key: str) -> dict[str, int]:
         response = self._client.facet(self.name, key=key, limit=10_000, exact=True)

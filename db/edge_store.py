@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import qdrant_edge as qe
 
@@ -26,6 +26,7 @@ from db.store import (
     SearchLists,
     SearchQuery,
     StoredPoint,
+    StoredSentences,
     StoreError,
     VectorStore,
     batches,
@@ -150,6 +151,14 @@ class EdgeStore(VectorStore):
         vector = point.vector
         dense = vector.get(DENSE) if isinstance(vector, dict) else None
         return Hit(str(point.id), float(point.score), point.payload, dense)
+
+    def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
+        records = self._shard.retrieve(list(ids), True, [SENTENCES]) if ids else []
+        out = {}
+        for r in records:
+            vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None
+            out[str(r.id)] = StoredSentences(str((r.payload or {}).get("text", "")), cast(list, vectors or []))
+        return out
 
     def counts_by(self, key: str) -> dict[str, int]:
         response = self._shard.facet(qe.FacetRequest(key=key, limit=10_000, exact=True))

@@ -92,6 +92,15 @@ class SearchLists:
         return cls(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
 
 
+@dataclass(frozen=True)
+class StoredSentences:
+    """What ingest stored for one chunk's sentences: the chunk's text, and one vector per sentence of it
+    (language.sentences.sentences_for_index of that text, in order)."""
+
+    text: str
+    vectors: list[list[float]]
+
+
 UPSERT_BATCH = 256
 SCROLL_PAGE = 256
 
@@ -120,6 +129,10 @@ class VectorStore(ABC):
 
     @abstractmethod
     def search(self, query: SearchQuery) -> SearchLists: ...
+
+    @abstractmethod
+    def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
+        """The stored sentence vectors of these chunks, by chunk id (ids not in the index are left out)."""
 
     @abstractmethod
     def counts_by(self, key: str) -> dict[str, int]:
