@@ -92,9 +92,3 @@ def published_version(catalog: Catalog) -> int | None:
     """The catalog version the published generation was built from, if any."""
     raw = catalog.get_state("published")
     return int(json.loads(raw)["version"]) if raw else None
-
-
-def published_model(catalog: Catalog) -> str | None:
-    """The embedding model (model_id) the published generation's vectors come from, if any."""
-    raw = catalog.get_state("published")
-    return json.loads(raw).get("model") if raw else None

@@ -20,7 +20,7 @@ from core.settings import Settings
 from db.catalog import Catalog, DocumentRecord, text_key
 from db.index import Backend, writer_lock
 from ingest.chunking import chunk_document
-from ingest.indexer import build_generation, embed_missing, published_model, published_version
+from ingest.indexer import build_generation, embed_missing, published_version
 from ingest.links import link_recitals
 from ingest.loaders import fingerprint, is_document, load_document
 from ingest.sidecar import SidecarError
@@ -175,12 +175,7 @@ def ingest(
             catalog.replace(records, removed)
         checkpoint("catalog_written", settings.crash_at)
         report.chunks_written = sum(len(r.chunks) for r in records)
-        # an index whose vectors another model (or embedding scheme) made is rebuilt: queries must match it
-        stale = (
-            published_version(catalog) != catalog.version()
-            or published_model(catalog) != embedder.model_id
-            or backend.current() is None
-        )
+        stale = published_version(catalog) != catalog.version() or backend.current() is None
         if stale or rebuild:
             report.generation = build_generation(catalog, backend, embedder, crash_at=settings.crash_at)
     report.seconds = time.perf_counter() - started
