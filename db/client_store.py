@@ -27,6 +27,7 @@ from db.store import (
     StoredSentences,
     VectorStore,
     batches,
+    point_ids,
     split_filters,
 )
 
@@ -140,9 +141,10 @@ class ClientStore(VectorStore):
         return Hit(str(point.id), float(point.score), point.payload, vector)
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
-        if not ids:
+        valid = point_ids(ids)
+        if not valid:
             return {}
-        records = self._client.retrieve(self.name, list(ids), with_payload=["text"], with_vectors=[SENTENCES])
+        records = self._client.retrieve(self.name, valid, with_payload=["text"], with_vectors=[SENTENCES])
         out = {}
         for r in records:
             vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None

@@ -30,6 +30,7 @@ from db.store import (
     StoreError,
     VectorStore,
     batches,
+    point_ids,
     split_filters,
 )
 
@@ -153,7 +154,8 @@ class EdgeStore(VectorStore):
         return Hit(str(point.id), float(point.score), point.payload, dense)
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
-        records = self._shard.retrieve(list(ids), True, [SENTENCES]) if ids else []
+        valid = point_ids(ids)
+        records = self._shard.retrieve(valid, True, [SENTENCES]) if valid else []
         out = {}
         for r in records:
             vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None

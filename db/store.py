@@ -8,6 +8,7 @@ the chunks carrying a reference the question names.
 
 from __future__ import annotations
 
+import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -99,6 +100,19 @@ class StoredSentences:
 
     text: str
     vectors: list[list[float]]
+
+
+def point_ids(ids: Sequence[str]) -> list[str]:
+    """The ids that can name a Qdrant point (a UUID or an unsigned integer); others name nothing stored."""
+    valid = []
+    for id_ in ids:
+        try:
+            uuid.UUID(id_)
+        except ValueError:
+            if not id_.isdigit():
+                continue
+        valid.append(id_)
+    return valid
 
 
 UPSERT_BATCH = 256

@@ -37,7 +37,7 @@ def test_the_index_returns_each_sentence_vector_ingest_computed(shipped, embedde
         np.testing.assert_allclose(
             np.asarray(stored[chunk.chunk_id].vectors), embedder.embed_documents(sentences), rtol=0, atol=1e-6
         )
-    assert shipped.reader.store().stored_sentences(["00000000-0000-0000-0000-000000000000"]) == {}
+    assert shipped.reader.store().stored_sentences(["00000000-0000-0000-0000-000000000000", "web-1"]) == {}
 
 
 def test_scoring_stored_sentences_embeds_only_the_question(shipped, embedder):
