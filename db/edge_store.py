@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
+from uuid import UUID
 
 import qdrant_edge as qe
 
@@ -154,7 +155,7 @@ class EdgeStore(VectorStore):
         return Hit(str(point.id), float(point.score), point.payload, dense)
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
-        valid = point_ids(ids)
+        valid: list[int | UUID | str] = [*point_ids(ids)]
         records = self._shard.retrieve(valid, True, [SENTENCES]) if valid else []
         out = {}
         for r in records:
