@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run lint test test-fast bench eval screenshots clean
+.PHONY: setup run lint test test-fast bench profile eval screenshots clean
 
 $(STAMP): pyproject.toml requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ bench: setup
 	$(BIN)/python -m evals.bench_embedder
 	$(BIN)/python -m evals.bench_index
 	$(BIN)/python -m evals.bench_service
+
+# The top functions (cumulative and own time) of 40 fixed questions through the graph in process, under cProfile.
+profile: setup
+	$(BIN)/python -m evals.profile
 
 # The web page at 1366x900 and 390x844 (answer with its clause, compare) in evals/results/screenshots/; not a test.
 screenshots: setup

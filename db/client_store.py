@@ -24,8 +24,10 @@ from db.store import (
     SearchLists,
     SearchQuery,
     StoredPoint,
+    StoredSentences,
     VectorStore,
     batches,
+    point_ids,
     split_filters,
 )
 
@@ -143,6 +145,17 @@ class ClientStore(VectorStore):
             else None
         )
         return Hit(str(point.id), float(point.score), point.payload, vector, multi)
+
+    def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
+        valid = point_ids(ids)
+        if not valid:
+            return {}
+        records = self._client.retrieve(self.name, valid, with_payload=["text"], with_vectors=[SENTENCES])
+        out = {}
+        for r in records:
+            vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None
+            out[str(r.id)] = StoredSentences(str((r.payload or {}).get("text", "")), vectors or [])  # type: ignore[arg-type]
+        return out
 
     def counts_by(self, key: str) -> dict[str, int]:
         response = self._client.facet(self.name, key=key, limit=10_000, exact=True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+from uuid import UUID
 
 import qdrant_edge as qe
 
@@ -26,9 +27,11 @@ from db.store import (
     SearchLists,
     SearchQuery,
     StoredPoint,
+    StoredSentences,
     StoreError,
     VectorStore,
     batches,
+    point_ids,
     split_filters,
 )
 
@@ -149,6 +152,15 @@ class EdgeStore(VectorStore):
     def _hit(point: Any) -> Hit:
         vector = point.vector if isinstance(point.vector, dict) else {}
         return Hit(str(point.id), float(point.score), point.payload, vector.get(DENSE), vector.get(SENTENCES))
+
+    def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
+        valid: list[int | UUID | str] = [*point_ids(ids)]
+        records = self._shard.retrieve(valid, True, [SENTENCES]) if valid else []
+        out = {}
+        for r in records:
+            vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None
+            out[str(r.id)] = StoredSentences(str((r.payload or {}).get("text", "")), cast(list, vectors or []))
+        return out
 
     def counts_by(self, key: str) -> dict[str, int]:
         response = self._shard.facet(qe.FacetRequest(key=key, limit=10_000, exact=True))

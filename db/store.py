@@ -8,6 +8,7 @@ the chunks carrying a reference the question names.
 
 from __future__ import annotations
 
+import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -93,6 +94,28 @@ class SearchLists:
         return cls(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
 
 
+@dataclass(frozen=True)
+class StoredSentences:
+    """What ingest stored for one chunk's sentences: the chunk's text, and one vector per sentence of it
+    (language.sentences.sentences_for_index of that text, in order)."""
+
+    text: str
+    vectors: list[list[float]]
+
+
+def point_ids(ids: Sequence[str]) -> list[str]:
+    """The ids that can name a Qdrant point (a UUID or an unsigned integer); others name nothing stored."""
+    valid = []
+    for id_ in ids:
+        try:
+            uuid.UUID(id_)
+        except ValueError:
+            if not id_.isdigit():
+                continue
+        valid.append(id_)
+    return valid
+
+
 UPSERT_BATCH = 256
 SCROLL_PAGE = 256
 
@@ -121,6 +144,10 @@ class VectorStore(ABC):
 
     @abstractmethod
     def search(self, query: SearchQuery) -> SearchLists: ...
+
+    @abstractmethod
+    def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
+        """The stored sentence vectors of these chunks, by chunk id (ids not in the index are left out)."""
 
     @abstractmethod
     def counts_by(self, key: str) -> dict[str, int]:

@@ -29,7 +29,7 @@ _KEY_RE = re.compile(r"\b(gsk_|tvly-|sk-|prag_)[A-Za-z0-9_-]{8,}")
 
 def plain_rag(services: Services) -> Runner:
     """Retrieve and generate: no grading, no strips, no web, no loop (the answerer's own floor still applies)."""
-    answerer = OfflineAnswerer(services.resources.embedder.embed_documents)
+    answerer = OfflineAnswerer(services.resources.sentence_vectors.for_chunks)
     k = services.settings.top_k
 
     def run(case: AnswerCase) -> AnswerRecord:

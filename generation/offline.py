@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from core.types import Evidence
 from generation.compose import compose
-from language.support import Embed
+from language.support import EmbedFor
 
 
 class OfflineAnswerer:
@@ -15,10 +15,10 @@ class OfflineAnswerer:
 
     name = "offline-extractive"
 
-    def __init__(self, embed: Embed | None = None):
-        self.embed = embed
+    def __init__(self, embed_for: EmbedFor | None = None):
+        self.embed_for = embed_for
 
     def stream(self, question: str, blocks: list[Evidence]) -> Iterator[str]:
-        text = compose(question, blocks, self.embed)
+        text = compose(question, blocks, self.embed_for(blocks) if self.embed_for else None)
         for index, word in enumerate(text.split(" ")):
             yield word if index == 0 else f" {word}"

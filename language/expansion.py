@@ -9,6 +9,7 @@ Maintained by hand: add a row when users' words and the texts' words part ways.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # (pattern in the user's words, terms the governing documents use)
 EXPANSIONS: list[tuple[str, str]] = [
@@ -138,7 +139,12 @@ _COMPILED = [(re.compile(pattern, re.I), terms) for pattern, terms in EXPANSIONS
 
 def expansion_terms(question: str) -> list[str]:
     """Legal and technical terms for the jargon and plain words a question uses."""
-    return [terms for pattern, terms in _COMPILED if pattern.search(question)]
+    return list(_expansion_terms(question))
+
+
+@lru_cache(maxsize=1024)  # retrieval, grading, support and the composer ask about the same question dozens of times
+def _expansion_terms(question: str) -> tuple[str, ...]:
+    return tuple(terms for pattern, terms in _COMPILED if pattern.search(question))
 
 
 def bridges(question: str) -> list[tuple[str, str]]:

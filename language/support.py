@@ -10,12 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.types import Evidence
 from language.expansion import expansion_terms
 from language.question import content_terms, named_numbers
 from language.sentences import is_heading
 from language.words import words
 
 Embed = Callable[[list[str]], np.ndarray]
+EmbedFor = Callable[[list[Evidence]], Embed]  # the Embed for scoring these chunks' sentences (stored ones reused)
 SIMILARITY_RANGE = (0.15, 0.65)
 
 

@@ -36,7 +36,7 @@ def answer_side(task: SideTask, runtime: Runtime[RunContext], services: Services
     options = services.retrieval_options(context.retrieval_mode)
     found, note = narrowed_search(retriever, question, filters, settings.compare_top_k, options, correct)
     graded = grade_evidence(question, found, settings.authority_order)
-    refined = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
+    refined = strip(question, graded, services.resources.sentence_vectors.for_chunks, incorrect, correct)
     blocks, weak = adaptive_policy_blocks(refined, settings.policy_evidence_floor, settings.policy_max_clauses)
     generator = services.generator(context.generator) if blocks else None
     result = generate_answer(question, blocks, generator, services.sanitiser)

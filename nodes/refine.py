@@ -19,7 +19,7 @@ def refine(state: GraphState, runtime: Runtime[RunContext], services: Services) 
     context = runtime.context or RunContext()
     correct, incorrect = context.thresholds(services.settings)
     candidates = state.get("candidates") or []
-    refined = strip(state["question"], candidates, services.resources.embedder.embed_documents, incorrect, correct)
+    refined = strip(state["question"], candidates, services.resources.sentence_vectors.for_chunks, incorrect, correct)
     original = sum(len(e.text.split()) for e in candidates)
     kept = sum(len(" ".join(e.highlights).split()) for e in refined)
     return {

@@ -38,12 +38,12 @@ def requery(state: GraphState, runtime: Runtime[RunContext], services: Services)
         filters = {**filters, **named_variants(question, filters, retriever.reader.store())}
     found = retriever.retrieve(query, filters, pool, options)
     graded = grade_evidence(question, [e for e in found if e.chunk_id not in seen], settings.authority_order)
-    new_local = strip(question, graded, services.resources.embedder.embed_documents, incorrect, correct)
+    new_local = strip(question, graded, services.resources.sentence_vectors.for_chunks, incorrect, correct)
     update: dict[str, Any] = {"query": query, "requeried": True}
     new_web: list[Evidence] = []
     if not state.get("web_ran") and context.allow_web:
         new_web, provider, attempts = graded_web_evidence(
-            question, services.web, services.resources.embedder, incorrect, context.tenant
+            question, services.web, services.resources.sentence_vectors.embed, incorrect, context.tenant
         )
         update.update({"web_ran": True, "web_provider": provider, "web_attempts": attempts})
     known_web = {e.chunk_id for e in state.get("web_evidence") or []}

@@ -28,7 +28,7 @@ def web_search(state: GraphState, runtime: Runtime[RunContext], services: Servic
         }
     _, incorrect = context.thresholds(services.settings)
     kept, provider, attempts = graded_web_evidence(
-        state["question"], services.web, services.resources.embedder, incorrect, context.tenant
+        state["question"], services.web, services.resources.sentence_vectors.embed, incorrect, context.tenant
     )
     summary = ", ".join(f"{a['provider']} {a['status']}" for a in attempts) or "no providers configured"
     return {

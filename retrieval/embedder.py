@@ -12,7 +12,12 @@ import numpy as np
 
 from core.settings import Settings
 
-BATCH_SIZE = 64
+# The default model quantises its activations per run of the model (dynamic int8, one scale for the whole
+# batch), so a text embedded beside others comes out different (cosine about 0.99 to itself alone). Each text
+# is therefore run alone: its vector is then the same at ingest and at query time, whatever it is embedded
+# with, so vectors stored at ingest can stand in for query-time ones. Unpadded, it is no slower here.
+BATCH_SIZE = 1
+SCHEME = "alone"  # part of model_id: vectors cached under the old batched scheme are not mixed in
 
 
 class Embedder:
@@ -48,11 +53,12 @@ class Embedder:
 
     @cached_property
     def model_id(self) -> str:
-        """Names the exact model file, so cached vectors from another model are never mixed in."""
+        """Names the exact model file and how texts go through it, so cached vectors made otherwise are never
+        mixed in."""
         if self.model_dir is None:
-            return self.settings.embedding_model
+            return f"{self.settings.embedding_model}+{SCHEME}"
         digest = hashlib.sha256((self.model_dir / "model.onnx").read_bytes()).hexdigest()[:16]
-        return f"{self.settings.embedding_model}@{digest}"
+        return f"{self.settings.embedding_model}@{digest}+{SCHEME}"
 
     @cached_property
     def dimension(self) -> int:
@@ -62,7 +68,7 @@ class Embedder:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         with self._lock:  # one ONNX session; fastembed is not re-entrant across threads
-            vectors = list(self._model.embed(texts, batch_size=BATCH_SIZE))
+            vectors = list(self._model.embed(texts, batch_size=BATCH_SIZE))  # each text alone: see BATCH_SIZE
         self.calls += len(texts)
         return _normalise(np.asarray(vectors, dtype=np.float32))
 

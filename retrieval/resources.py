@@ -7,6 +7,7 @@ from db.catalog import Catalog
 from db.index import Backend, IndexReader, make_backend
 from retrieval.embedder import Embedder
 from retrieval.search import Retriever
+from retrieval.sentence_vectors import SentenceVectors
 
 
 class Resources:
@@ -21,6 +22,7 @@ class Resources:
         self._catalog: Catalog | None = None
         self._reader: IndexReader | None = None
         self._retriever: Retriever | None = None
+        self._sentence_vectors: SentenceVectors | None = None
 
     @property
     def embedder(self) -> Embedder:
@@ -52,9 +54,16 @@ class Resources:
             self._retriever = Retriever(self.reader, self.embedder)
         return self._retriever
 
+    @property
+    def sentence_vectors(self) -> SentenceVectors:
+        if self._sentence_vectors is None:
+            self._sentence_vectors = SentenceVectors(self.embedder, self.reader)
+        return self._sentence_vectors
+
     def close(self) -> None:
         for part in (self._reader, self._catalog, self._backend):
             if part is not None:
                 part.close()
         self._reader = self._catalog = None
         self._retriever = None
+        self._sentence_vectors = None

@@ -56,7 +56,7 @@ class Services:
         if key not in self._generators:
             model = None if key == "offline" else make_chat_model(self.settings, None if key == "auto" else key)
             if model is None:
-                self._generators[key] = OfflineAnswerer(self.resources.embedder.embed_documents)
+                self._generators[key] = OfflineAnswerer(self.resources.sentence_vectors.for_chunks)
             else:
                 name = key if key != "auto" else (self.settings.chat_model or f"groq:{self.settings.groq_model}")
                 self._generators[key] = ChatAnswerer(model, name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.types import Evidence
 from language.sentences import split_sentences
-from language.support import Embed, score_sentences
+from language.support import EmbedFor, score_sentences
 
 STRIP_MIN_SCORE = 0.4
 STRONG_FLOOR = 2  # strong evidence keeps at least its two best sentences ...
@@ -13,13 +13,13 @@ RELEVANT_FLOOR = 1  # ... relevant evidence its best one: the grader judged the 
 
 
 def strip(
-    question: str, evidence: list[Evidence], embed: Embed | None, relevant: float, strong: float
+    question: str, evidence: list[Evidence], embed_for: EmbedFor | None, relevant: float, strong: float
 ) -> list[Evidence]:
     """Evidence above the relevance floor, each with the sentences that support the question."""
     kept_chunks = [e for e in evidence if (e.confidence or 0.0) >= relevant]
     passages = [split_sentences(e.text) for e in kept_chunks]
     referenced = {i for i, e in enumerate(kept_chunks) if e.scores.reference_match}
-    scored = score_sentences(question, passages, embed, referenced)
+    scored = score_sentences(question, passages, embed_for(kept_chunks) if embed_for else None, referenced)
     out = []
     for index, chunk in enumerate(kept_chunks):
         ranked = sorted((s for s in scored if s.block == index), key=lambda s: -s.score)

@@ -25,7 +25,7 @@ from cachetools import TTLCache
 from core.settings import Settings
 from core.types import Evidence, Scores
 from language.expansion import expand
-from retrieval.embedder import Embedder
+from language.support import Embed
 from retrieval.grading import grade_evidence
 
 MAX_RESULTS = 5
@@ -264,19 +264,21 @@ def make_web_search(settings: Settings, secondary: Callable[[str, int], list[Evi
 
 
 def graded_web_evidence(
-    question: str, web: WebSearch, embedder: Embedder, floor: float, tenant: str = "default"
+    question: str, web: WebSearch, embed: Embed, floor: float, tenant: str = "default"
 ) -> tuple[list[Evidence], str | None, list[dict[str, str]]]:
-    """Search the web chain, give each result a dense score, grade it like local evidence, keep the relevant ones."""
+    """Search the web chain, give each result a dense score, grade it like local evidence, keep the relevant ones.
+    Results that come with a dense score (the secondary collection's) are not embedded again."""
     result = web.search(question, tenant=tenant)
     evidence = result.evidence
-    if evidence:
-        vectors = embedder.embed_documents([question] + [f"{e.document}\n{e.text}" for e in evidence])
-        similarities = vectors[1:] @ vectors[0]
+    unscored = [e for e in evidence if e.scores.dense is None]
+    if unscored:
+        vectors = embed([question] + [f"{e.document}\n{e.text}" for e in unscored])
+        similarities = iter(np.asarray(vectors[1:] @ vectors[0]).tolist())  # in the order of `unscored`
         evidence = [
             e
             if e.scores.dense is not None
-            else e.model_copy(update={"scores": e.scores.model_copy(update={"dense": float(s)})})
-            for e, s in zip(evidence, np.asarray(similarities), strict=True)
+            else e.model_copy(update={"scores": e.scores.model_copy(update={"dense": next(similarities)})})
+            for e in evidence
         ]
     graded = grade_evidence(question, evidence)
     return [e for e in graded if (e.confidence or 0.0) >= floor], result.provider, result.attempts

@@ -392,10 +392,10 @@ def test_removing_an_injected_tail_keeps_the_clean_fact_of_the_same_clause(embed
     cleaned = without_injections(access_clause(tail)).highlights
     assert f"{CERTIFICATE}." in cleaned and not any(is_injection(s) for s in cleaned)
     clean = generate_answer(
-        ACCESS_QUESTION, [access_clause(".")], OfflineAnswerer(embedder.embed_documents), Sanitiser()
+        ACCESS_QUESTION, [access_clause(".")], OfflineAnswerer(lambda _: embedder.embed_documents), Sanitiser()
     )
     poisoned = generate_answer(
-        ACCESS_QUESTION, [access_clause(tail)], OfflineAnswerer(embedder.embed_documents), Sanitiser()
+        ACCESS_QUESTION, [access_clause(tail)], OfflineAnswerer(lambda _: embedder.embed_documents), Sanitiser()
     )
     assert clean.answer.startswith(CERTIFICATE)  # the clean copy leads with its own fact
     # the poisoned copy answers exactly as the clean one: the fact leads, nothing of the tail remains

@@ -1,0 +1,71 @@
+"""Vectors for scoring sentences against a question, without embedding again what ingest embedded.
+
+Ingest stores a vector for each sentence of each chunk (`sentences_for_index` of the chunk's text, the
+`sentences` multivector of the index). Refine and the offline answerer score sentences and statements of
+the chunks they are given: those ingest stored are read back from the index by chunk id; anything else
+(web results, a lead-in quoted with its points, a statement without its paragraph number) is embedded.
+Every vector is kept by its text (bounded, per process), so the question is embedded once however many
+nodes score against it. Stored and computed vectors agree because the embedder runs each text alone
+(retrieval/embedder.py): a vector does not depend on what it was embedded with.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+from core.types import Evidence
+from db.index import IndexReader
+from language.sentences import sentences_for_index
+from language.support import Embed
+from retrieval.embedder import Embedder
+
+MAX_TEXTS = 8192  # about 12 MB of 384-dimension vectors: a few hundred questions' sentences
+STORED_ORIGINS = ("local", "secondary")  # chunks of the index; web results have no stored sentences
+
+
+class SentenceVectors:
+    """Text -> unit vector, from the index's stored sentence vectors where they exist, else embedded."""
+
+    def __init__(self, embedder: Embedder, reader: IndexReader, max_texts: int = MAX_TEXTS):
+        self.embedder = embedder
+        self.reader = reader
+        self.max_texts = max_texts
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def for_chunks(self, chunks: list[Evidence]) -> Embed:
+        """The embed function for scoring these chunks' sentences: their stored vectors are read first."""
+        ids = [e.chunk_id for e in chunks if e.origin in STORED_ORIGINS]
+        found: dict[str, np.ndarray] = {}
+        for stored in self.reader.store().stored_sentences(ids).values():
+            sentences = sentences_for_index(stored.text)
+            if len(sentences) == len(stored.vectors):  # else the index was built by other sentence splitting
+                found.update(zip(sentences, np.asarray(stored.vectors, dtype=np.float32)))
+        self._keep(found)
+        return self.embed
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of the texts, in order; only texts with no vector yet go through the model."""
+        with self._lock:
+            known = {t: self._vectors[t] for t in texts if t in self._vectors}
+            for text in known:
+                self._vectors.move_to_end(text)  # recently used texts stay
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            computed = dict(zip(missing, self.embedder.embed_documents(missing)))
+            self._keep(computed)
+            known.update(computed)
+        if not texts:
+            return np.zeros((0, self.embedder.dimension), dtype=np.float32)
+        return np.stack([known[t] for t in texts])
+
+    def _keep(self, vectors: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            for text, vector in vectors.items():
+                self._vectors[text] = vector
+                self._vectors.move_to_end(text)
+            while len(self._vectors) > self.max_texts:
+                self._vectors.popitem(last=False)

@@ -1,0 +1,80 @@
+"""Stored sentence vectors stand in for query-time embedding: the same scores, without running the model.
+
+Real model, real Qdrant Edge index of the shipped corpus; the embedder's own count of texts it embedded
+shows what went through the model."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generation.compose import compose
+from language.sentences import sentences_for_index, split_sentences
+from language.support import score_sentences
+from retrieval.sentence_vectors import SentenceVectors
+from retrieval.strips import strip
+
+QUESTION = "How quickly must a personal data breach be reported to the supervisory authority?"
+FILTERS = {"collection": "health_governance"}
+
+
+def test_a_text_embeds_the_same_alone_or_beside_others(embedder):
+    """The model quantises activations per run; each text is run alone, so its neighbours change nothing."""
+    text = "The controller shall notify the personal data breach without undue delay."
+    long = " ".join(["The data subject shall have the right to erasure of personal data without undue delay."] * 6)
+    alone = embedder.embed_documents([text])[0]
+    beside = embedder.embed_documents([long, text, "Processing of health data is prohibited."])[1]
+    assert np.array_equal(alone, beside)
+    assert np.array_equal(alone, embedder.embed_query(text))
+
+
+def test_the_index_returns_each_sentence_vector_ingest_computed(shipped, embedder):
+    chunks = shipped.retriever.retrieve(QUESTION, FILTERS, 5)
+    stored = shipped.reader.store().stored_sentences([c.chunk_id for c in chunks])
+    assert set(stored) == {c.chunk_id for c in chunks}
+    for chunk in chunks:
+        sentences = sentences_for_index(chunk.text)
+        assert stored[chunk.chunk_id].text == chunk.text
+        np.testing.assert_allclose(
+            np.asarray(stored[chunk.chunk_id].vectors), embedder.embed_documents(sentences), rtol=0, atol=1e-6
+        )
+    assert shipped.reader.store().stored_sentences(["00000000-0000-0000-0000-000000000000", "web-1"]) == {}
+
+
+def test_scoring_stored_sentences_embeds_only_the_question(shipped, embedder):
+    chunks = shipped.retriever.retrieve(QUESTION, FILTERS, 5)
+    passages = [split_sentences(c.text) for c in chunks]
+    assert sum(map(len, passages)) > 5
+    expected = score_sentences(QUESTION, passages, embedder.embed_documents)  # everything embedded now
+
+    vectors = SentenceVectors(embedder, shipped.reader)
+    before = embedder.calls
+    scored = score_sentences(QUESTION, passages, vectors.for_chunks(chunks))
+    assert embedder.calls - before == 1  # the question; every sentence came from the index
+    assert [(s.block, s.text, s.score) for s in scored] == [(s.block, s.text, s.score) for s in expected]
+
+    before = embedder.calls
+    score_sentences(QUESTION, passages, vectors.for_chunks(chunks))
+    assert embedder.calls == before  # the question too is embedded once
+
+
+def test_strips_and_the_offline_answer_are_unchanged(shipped, embedder):
+    """Refine and the composer give what embedding everything at query time gives; the composer's statements
+    that are not stored sentences (a lead-in with its points, a paragraph number dropped) are embedded."""
+    chunks = [c.model_copy(update={"confidence": 0.7}) for c in shipped.retriever.retrieve(QUESTION, FILTERS, 5)]
+    vectors = SentenceVectors(embedder, shipped.reader)
+    refined = strip(QUESTION, chunks, vectors.for_chunks, 0.45, 0.8)
+    assert refined and refined == strip(QUESTION, chunks, lambda _: embedder.embed_documents, 0.45, 0.8)
+    before = embedder.calls
+    answer = compose(QUESTION, chunks, vectors.for_chunks(chunks))
+    reused = embedder.calls - before
+    assert answer == compose(QUESTION, chunks, embedder.embed_documents)
+    assert "[Source 1]" in answer
+    assert reused < sum(len(sentences_for_index(c.text)) for c in chunks)
+
+
+def test_the_memo_is_bounded(shipped, embedder):
+    vectors = SentenceVectors(embedder, shipped.reader, max_texts=3)
+    texts = [f"Sentence number {n} about data protection." for n in range(5)]
+    first = vectors.embed(texts)
+    assert len(vectors._vectors) == 3
+    np.testing.assert_array_equal(vectors.embed(texts[:1]), first[:1])  # evicted, embedded again, the same
