@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     embedding_model_path: Path | None = Field(
         None, description="A folder with model.onnx and tokenizer files; overrides the built-in set-up."
     )
+    embedding_sessions: int = Field(
+        0,
+        ge=0,
+        le=16,
+        description="ONNX sessions of one thread each that concurrent questions embed with at once (0: one per core).",
+    )
     reranker_model: str | None = Field(
         None, description="fastembed TextCrossEncoder name; unset uses the offline sentence reranker."
     )

@@ -5,6 +5,8 @@ shows what went through the model."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from generation.compose import compose
@@ -25,6 +27,23 @@ def test_a_text_embeds_the_same_alone_or_beside_others(embedder):
     beside = embedder.embed_documents([long, text, "Processing of health data is prohibited."])[1]
     assert np.array_equal(alone, beside)
     assert np.array_equal(alone, embedder.embed_query(text))
+
+
+def test_concurrent_questions_embed_on_separate_sessions_with_the_same_vectors(embedder, models_dir, tmp_path):
+    """Two sessions: while one is held, another thread still embeds (with one session it would wait)."""
+    from retrieval.embedder import Embedder
+    from tests.conftest import make_settings
+
+    pooled = Embedder(make_settings(tmp_path / "data", models_dir, embedding_sessions=2))
+    text = "The controller shall notify the personal data breach without undue delay."
+    done: dict[str, np.ndarray] = {}
+    with pooled._session():  # one session busy, as if another question were embedding
+        worker = threading.Thread(target=lambda: done.setdefault("vector", pooled.embed_query(text)))
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive() and "vector" in done
+    assert np.array_equal(done["vector"], embedder.embed_query(text))  # any session, the same vector
+    assert pooled.calls == 1
 
 
 def test_the_index_returns_each_sentence_vector_ingest_computed(shipped, embedder):
