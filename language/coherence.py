@@ -111,6 +111,8 @@ def _title_case(words: list[str]) -> bool:
 def _is_label(sentence: str, words: list[str]) -> bool:
     """A word or two ("Limits.", "The regulator."), or up to four before a colon ("Details:"), that states
     nothing: no verb, no number, no yes or no."""
+    if not words:  # "—", "•": no word at all states nothing
+        return True
     limit = MAX_LEAD_IN_WORDS if sentence.endswith(":") else MAX_LABEL_WORDS
     if len(words) > limit or sentence.endswith(("?", "!", ";")):
         return False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from language.coherence import Fragment, fragments, sentences
+from language.coherence import Fragment, fragments, reads_as_label, sentences
 
 CLEAN_LEAD = "The controller must notify the supervisory authority within 72 hours [Source 1]."
 
@@ -217,3 +217,12 @@ def test_one_fragment_per_sentence_and_every_bad_sentence_counted():
         "It builds on the GDPR. [Source 1] Article 53(1) - Purposes for which health data may be processed"
     )
     assert [f.rule for f in fragments(answer)] == ["orphan_pronoun", "heading", "list_marker", "repeated", "heading"]
+
+
+@pytest.mark.parametrize("text", ["—", "• –", "...", "Timeline.", "Details:"])
+def test_a_statement_without_words_or_with_only_a_label_reads_as_a_label(text: str):
+    assert reads_as_label(text)  # never quoted as an answer; a bare dash once crashed the composer
+
+
+def test_a_statement_reads_as_a_label_only_when_it_states_nothing():
+    assert not reads_as_label("Claims are paid in 30 days.") and not reads_as_label("Yes.")
