@@ -126,7 +126,7 @@ class ClientStore(VectorStore):
                     filter=ref_filter,
                     limit=query.limit,
                     with_payload=True,
-                    with_vector=[DENSE, SENTENCES],
+                    with_vector=[DENSE],
                 )
             )
         results = self._client.query_batch_points(self.name, requests)
@@ -134,17 +134,11 @@ class ClientStore(VectorStore):
 
     @staticmethod
     def _hit(point: models.ScoredPoint) -> Hit:
-        vectors = point.vector if isinstance(point.vector, dict) else {}
-        dense, sentences = vectors.get(DENSE), vectors.get(SENTENCES)
+        dense = point.vector.get(DENSE) if isinstance(point.vector, dict) else None
         vector = (
             [float(x) for x in dense] if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
         )
-        multi = (
-            [[float(x) for x in v] for v in sentences if isinstance(v, list)]
-            if isinstance(sentences, list) and sentences
-            else None
-        )
-        return Hit(str(point.id), float(point.score), point.payload, vector, multi)
+        return Hit(str(point.id), float(point.score), point.payload, vector)
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
         valid = point_ids(ids)

@@ -142,7 +142,7 @@ class EdgeStore(VectorStore):
             )
             requests.append(
                 qe.QueryRequest(
-                    limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE, SENTENCES]
+                    limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE]
                 )
             )
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
@@ -150,8 +150,9 @@ class EdgeStore(VectorStore):
 
     @staticmethod
     def _hit(point: Any) -> Hit:
-        vector = point.vector if isinstance(point.vector, dict) else {}
-        return Hit(str(point.id), float(point.score), point.payload, vector.get(DENSE), vector.get(SENTENCES))
+        vector = point.vector
+        dense = vector.get(DENSE) if isinstance(vector, dict) else None
+        return Hit(str(point.id), float(point.score), point.payload, dense)
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
         valid: list[int | UUID | str] = [*point_ids(ids)]

@@ -75,7 +75,6 @@ class Hit:
     score: float
     payload: dict[str, Any] | None = None
     dense_vector: list[float] | None = None
-    sentence_vectors: list[list[float]] | None = None  # sent for chunks found outside the reranked list
 
 
 @dataclass

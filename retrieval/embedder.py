@@ -27,10 +27,10 @@ SCHEME = "alone"  # part of model_id: vectors cached under the old batched schem
 class Embedder:
     """Turns texts into unit-length vectors; the model is loaded on first use.
 
-    A pool of ONNX sessions of one intra-op thread each, one per core by default (`embedding_sessions`):
-    concurrent questions embed at the same time instead of queueing for one session, which on these 2-core
-    machines embeds 1.8x as many texts a second as one session with more threads
-    (`python -m evals.bench_sessions`). Every session gives bit-identical vectors."""
+    A pool of ONNX sessions of one intra-op thread each, one per core by default (`embedding_sessions`), so
+    concurrent questions embed at the same time instead of queueing for one session. Measured on 2 cores
+    (`python -m evals.bench_sessions`): as fast as one session with two threads on an idle machine, 1.45x
+    as fast when another process takes a core. Every session gives bit-identical vectors."""
 
     def __init__(self, settings: Settings):
         self.settings = settings

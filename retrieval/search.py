@@ -15,7 +15,7 @@ import numpy as np
 
 from core.types import Evidence, Scores
 from db.index import IndexReader
-from db.store import Filters, Fusion, Hit, SearchLists, SearchQuery
+from db.store import Filters, Fusion, Hit, SearchLists, SearchQuery, StoredSentences
 from language.expansion import expansion_terms
 from language.references import question_tokens
 from retrieval.embedder import Embedder
@@ -86,7 +86,20 @@ class Retriever:
         found = rank(query_vector, lists, k, options)
         if options.follow_citations:
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
-        return found
+        return self.with_sentence_scores(found, query_vector)
+
+    def with_sentence_scores(self, found: list[Evidence], query_vector: np.ndarray) -> list[Evidence]:
+        """The sentence MaxSim the engine gives the reranked list, for the chunks found outside it (a provision
+        the question or a recital names), from the sentence vectors ingest stored: graded without it, such a
+        chunk would be judged on fewer features than the rest, and often above them."""
+        missing = [e.chunk_id for e in found if e.scores.rerank is None]
+        stored = self.reader.store().stored_sentences(missing) if missing else {}
+        return [
+            e.model_copy(update={"scores": e.scores.model_copy(update={"rerank": _max_sim(vectors, query_vector)})})
+            if (vectors := stored.get(e.chunk_id)) and vectors.vectors
+            else e
+            for e in found
+        ]
 
     def followed(
         self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None
@@ -109,10 +122,7 @@ class Retriever:
         referenced = self.reader.store().search(request).referenced
         seen = {e.chunk_id for e in candidates}
         return [
-            Evidence.from_payload(
-                h.payload or {},
-                Scores(dense=_dense_score(h, {}, query_vector), rerank=_sentence_score(h, query_vector)),
-            )
+            Evidence.from_payload(h.payload or {}, Scores(dense=_dense_score(h, {}, query_vector)))
             for h in referenced
             if h.id not in seen
         ]
@@ -175,7 +185,7 @@ def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: Retrieva
             dense=_dense_score(hit, dense, query_vector),
             sparse=sparse[chunk_id].score if chunk_id in sparse else None,
             fused=fused[chunk_id].score if chunk_id in fused else None,
-            rerank=reranked[chunk_id].score if chunk_id in reranked else _sentence_score(hit, query_vector),
+            rerank=reranked[chunk_id].score if chunk_id in reranked else None,
             reference_match=chunk_id in referenced or chunk_id in _by_id(lists.referenced),
         )
         evidence.append(Evidence.from_payload(payloads.get(chunk_id) or {}, scores))
@@ -192,12 +202,8 @@ def _dense_score(hit: Hit, dense: dict[str, Hit], query_vector: np.ndarray) -> f
     return 0.0
 
 
-def _sentence_score(hit: Hit, query_vector: np.ndarray) -> float | None:
-    """The sentence MaxSim the engine gives the reranked list, for a chunk found outside it (a provision the
-    question or a recital names): graded without it, such a chunk is judged on fewer features than the
-    rest and often above them."""
-    if not hit.sentence_vectors:
-        return None
-    vectors = np.asarray(hit.sentence_vectors, dtype=np.float32)
+def _max_sim(stored: StoredSentences, query_vector: np.ndarray) -> float:
+    """Cosine of the question with the chunk's closest sentence (the engine's MaxSim for one query vector)."""
+    vectors = np.asarray(stored.vectors, dtype=np.float32)
     norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
     return float(((vectors @ query_vector) / norms).max() / max(float(np.linalg.norm(query_vector)), 1e-12))
