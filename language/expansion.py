@@ -147,11 +147,12 @@ def _expansion_terms(question: str) -> tuple[str, ...]:
     return tuple(terms for pattern, terms in _COMPILED if pattern.search(question))
 
 
-def bridges(question: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=1024)  # grading asks once per candidate chunk of the same question
+def bridges(question: str) -> tuple[tuple[str, str], ...]:
     """The plain words the question uses for each row and the legal terms they stand for: ("correct wrong",
     "rectification inaccurate personal data"). A text that uses the legal terms covers those words."""
     found = ((" ".join(m.group(0) for m in pattern.finditer(question)), terms) for pattern, terms in _COMPILED)
-    return [(phrase, terms) for phrase, terms in found if phrase]
+    return tuple((phrase, terms) for phrase, terms in found if phrase)
 
 
 def expand(question: str) -> str:
