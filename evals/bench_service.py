@@ -31,8 +31,6 @@ import os
 import platform
 import resource
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -51,6 +49,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a model download attempt fails f
 
 from core.settings import REPO_ROOT, Settings  # noqa: E402
 from evals.bench_index import store_in_subprocess  # noqa: E402
+from evals.service_process import free_port, stop  # noqa: E402
 
 RESULTS_DIR = REPO_ROOT / "evals" / "results"
 CORPUS = REPO_ROOT / "corpus"
@@ -386,12 +385,6 @@ def bench_throughput(
 # ---------------------------------------------------------------- HTTP service
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def service_env(data_dir: Path, models_dir: Path) -> dict[str, str]:
     """Offline and unthrottled: no keys or servers from the caller's environment, generous anonymous limits."""
     drop = ("POLICYRAG_", "GROQ_", "TAVILY_", "QDRANT_")
@@ -448,13 +441,7 @@ class Service:
             raise RuntimeError("the service did not start:\n" + "".join(self.lines[-30:]))
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=30)
+        stop(self.process)
 
 
 def post_query(client: Any, q: Question) -> tuple[float, dict[str, Any]]:

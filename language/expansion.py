@@ -139,15 +139,10 @@ _COMPILED = [(re.compile(pattern, re.I), terms) for pattern, terms in EXPANSIONS
 
 def expansion_terms(question: str) -> list[str]:
     """Legal and technical terms for the jargon and plain words a question uses."""
-    return list(_expansion_terms(question))
+    return [terms for _, terms in bridges(question)]
 
 
-@lru_cache(maxsize=1024)  # retrieval, grading, support and the composer ask about the same question dozens of times
-def _expansion_terms(question: str) -> tuple[str, ...]:
-    return tuple(terms for pattern, terms in _COMPILED if pattern.search(question))
-
-
-@lru_cache(maxsize=1024)  # grading asks once per candidate chunk of the same question
+@lru_cache(maxsize=1024)  # retrieval, grading (once per candidate chunk), support and the composer ask again
 def bridges(question: str) -> tuple[tuple[str, str], ...]:
     """The plain words the question uses for each row and the legal terms they stand for: ("correct wrong",
     "rectification inaccurate personal data"). A text that uses the legal terms covers those words."""

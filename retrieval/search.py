@@ -203,7 +203,6 @@ def _dense_score(hit: Hit, dense: dict[str, Hit], query_vector: np.ndarray) -> f
 
 
 def _max_sim(stored: StoredSentences, query_vector: np.ndarray) -> float:
-    """Cosine of the question with the chunk's closest sentence (the engine's MaxSim for one query vector)."""
-    vectors = np.asarray(stored.vectors, dtype=np.float32)
-    norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
-    return float(((vectors @ query_vector) / norms).max() / max(float(np.linalg.norm(query_vector)), 1e-12))
+    """Cosine of the question with the chunk's closest sentence (the engine's MaxSim for one query vector):
+    the embedder stores and returns unit vectors, so a dot product is the cosine."""
+    return float((np.asarray(stored.vectors, dtype=np.float32) @ query_vector).max())

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import socket
 import subprocess
-import sys
-import threading
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
+
+from evals.service_process import free_port, start, stop
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -29,44 +27,16 @@ START_TIMEOUT_S = 180
 ANSWER_TIMEOUT_MS = 240_000
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def serve(port: int) -> subprocess.Popen:
-    """The service in its own process group; returns once it listens (raises if it ends or takes too long)."""
+    """The service in its own process group; returns once it listens (exits if it ends or takes too long)."""
     env = {**os.environ, "POLICYRAG_WEB_PROVIDERS": '["secondary"]', "HF_HUB_OFFLINE": "1"}
-    command = [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(
-        command,
-        cwd=REPO_ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    listening = threading.Event()
-
-    def watch() -> None:
-        for line in process.stdout or []:
-            if "Uvicorn running on" in line:
-                listening.set()
-        listening.set()
-
-    threading.Thread(target=watch, daemon=True).start()
-    if not listening.wait(START_TIMEOUT_S) or process.poll() is not None:
-        stop(process)
+    try:
+        process, _ = start(["serve", "--host", "127.0.0.1", "--port", str(port)], env, START_TIMEOUT_S)
+    except RuntimeError as error:
+        raise SystemExit(f"{error}\n(run `make setup` first)") from None
+    if process.poll() is not None:
         raise SystemExit("the service did not start (run `make setup` first)")
     return process
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
 
 
 def answered(page: Page) -> None:

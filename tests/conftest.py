@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,13 +17,6 @@ from core.settings import REPO_ROOT, Settings  # noqa: E402
 SHARED = REPO_ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
 CORPUS = REPO_ROOT / "corpus"
-
-
-def free_port() -> int:
-    """A free TCP port on loopback for a server a test starts."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def shared_path(*parts: str) -> Path:
@@ -38,6 +32,18 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Model folders built once per session (the repository's own, when `make setup` made them)."""
     built = REPO_ROOT / "data" / "models"
     return built if built.exists() else tmp_path_factory.mktemp("models")
+
+
+def policyrag(*args: str, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
+    """`policyrag ARGS` run as a user runs it, in its own process, from the repository folder."""
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO_ROOT,
+        timeout=timeout,
+    )
 
 
 def ingest_into(resources, paths: list[Path], **options):

@@ -16,8 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import free_port
-from tests.service_process import start, stop
+from evals.service_process import free_port, start, stop
 
 START_TIMEOUT_S = 120
 MB = 1024 * 1024

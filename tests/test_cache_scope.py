@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from db.keys import KeyStore
-from tests.conftest import REPO_ROOT, ingest_into, make_settings
+from tests.conftest import ingest_into, make_settings, policyrag
 from tests.test_loaders import write_doc
 
 QUESTION = "What colour is the fence at the north depot painted?"
@@ -125,21 +123,11 @@ def test_an_older_key_store_gains_the_tenant_column(tmp_path):
 def test_keys_create_takes_a_tenant_and_list_shows_it(tmp_path, models_dir):
     env = {"POLICYRAG_DATA_DIR": str(tmp_path / "data"), "POLICYRAG_MODELS_DIR": str(models_dir), "PATH": ""}
 
-    def policyrag(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "cli.main", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=REPO_ROOT,
-            timeout=120,
-        )
-
-    assert policyrag("keys", "create", "--name", "acme-reader", "--tenant", "acme").returncode == 0
-    assert policyrag("keys", "create", "--name", "plain").returncode == 0
-    listed = policyrag("keys", "list").stdout
+    assert policyrag("keys", "create", "--name", "acme-reader", "--tenant", "acme", env=env).returncode == 0
+    assert policyrag("keys", "create", "--name", "plain", env=env).returncode == 0
+    listed = policyrag("keys", "list", env=env).stdout
     assert "acme-reader" in listed and "tenant acme" in listed and "tenant default" in listed
-    bad = policyrag("keys", "create", "--name", "x", "--tenant", "two words")
+    bad = policyrag("keys", "create", "--name", "x", "--tenant", "two words", env=env)
     assert bad.returncode == 2 and "tenant" in bad.stderr
 
 

@@ -5,17 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, REPO_ROOT
+from tests.conftest import CORPUS, policyrag
 
 pytestmark = pytest.mark.subprocess
-
-POLICYRAG = [sys.executable, "-m", "cli.main"]
 
 
 @pytest.fixture
@@ -26,10 +22,6 @@ def env(tmp_path, models_dir) -> dict[str, str]:
         "POLICYRAG_MODELS_DIR": str(models_dir),
         "HF_HUB_OFFLINE": "1",
     }
-
-
-def policyrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([*POLICYRAG, *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=600)
 
 
 @pytest.fixture

@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import threading
 from functools import cache
 from pathlib import Path
@@ -30,7 +28,7 @@ from ingest.policy import coverage_type
 from retrieval.intent import SECTIONS_FOR_INTENT, classify
 from retrieval.resources import Resources
 from retrieval.services import Services
-from tests.conftest import REPO_ROOT, ingest_into, make_settings, run_graph, shared_path
+from tests.conftest import REPO_ROOT, ingest_into, make_settings, policyrag, run_graph, shared_path
 
 NATIONAL_PDF = "National_Parivar_Mediclaim_Plus_policy.pdf"
 AROGYA_PDF = "Arogya_Sanjeevani_Policy_-_CIN_-_U10200WB1906GOI001713_1.pdf"
@@ -602,12 +600,6 @@ def cli_env(shipped) -> dict[str, str]:
         "POLICYRAG_MODELS_DIR": str(shipped.settings.models_dir),
         "HF_HUB_OFFLINE": "1",
     }
-
-
-def policyrag(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "cli.main", *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=600
-    )
 
 
 @pytest.mark.subprocess

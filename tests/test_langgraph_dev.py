@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import REPO_ROOT, free_port
+from evals.service_process import free_port
+from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.subprocess
 

@@ -43,8 +43,8 @@ from pydantic import ValidationError
 
 from core.schemas import AnswerRecord
 from core.settings import Settings
-from tests.conftest import REPO_ROOT, free_port
-from tests.service_process import start, stop
+from evals.service_process import free_port, start, stop
+from tests.conftest import REPO_ROOT, policyrag
 from tests.test_loaders import write_doc
 
 REQUESTS = int(os.environ.get("POLICYRAG_LOAD_REQUESTS", "2000"))
@@ -153,20 +153,9 @@ def load_env(shipped, tmp_path) -> dict[str, str]:
     return env
 
 
-def cli(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "cli.main", *args],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 def create_key(env: dict[str, str], name: str, budget: float, rate_per_minute: int) -> str:
-    done = cli(
-        env, "keys", "create", "--name", name, "--budget", str(budget), "--rate-per-minute", str(rate_per_minute)
+    done = policyrag(
+        "keys", "create", "--name", name, "--budget", str(budget), "--rate-per-minute", str(rate_per_minute), env=env
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -388,13 +377,13 @@ class IngestDuringLoad(threading.Thread):
         try:
             self._go.wait(max(1.0, self.deadline - time.monotonic()))
             began = time.perf_counter()
-            done = cli(
-                self.env,
+            done = policyrag(
                 "ingest",
                 str(self.folder),
                 "--collection",
                 "extra",
                 "--quiet",
+                env=self.env,
                 timeout=max(1.0, self.deadline - time.monotonic()),
             )
             ended = time.perf_counter()

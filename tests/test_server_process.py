@@ -8,8 +8,8 @@ import sys
 import httpx
 import pytest
 
-from tests.conftest import REPO_ROOT, free_port
-from tests.service_process import start, stop
+from evals.service_process import free_port, start, stop
+from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.subprocess
 

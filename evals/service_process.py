@@ -1,19 +1,29 @@
-"""`policyrag serve` as its own process for tests: started on a loopback port, stopped by its PID."""
+"""`policyrag serve` (or another `cli.main` command) as its own process: started in its own process group,
+waited for until it listens, stopped by its PID. Used by the tests that need a real server, the service
+benchmark and the screenshot script."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from tests.conftest import REPO_ROOT
+from core.settings import REPO_ROOT
 
 # uvicorn logs this once its socket is bound ("Application startup complete" comes earlier, before
 # the bind, so waiting for that can race the first request)
 LISTENING = "Uvicorn running on"
+
+
+def free_port() -> int:
+    """A free TCP port on loopback for a server to bind."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def start(
@@ -33,7 +43,7 @@ def start(
     ready = threading.Event()
 
     def watch() -> None:
-        for line in process.stdout:
+        for line in process.stdout or []:
             lines.append(line)
             if LISTENING in line:
                 ready.set()
@@ -42,7 +52,7 @@ def start(
     threading.Thread(target=watch, daemon=True).start()
     if not ready.wait(timeout_s):
         stop(process)
-        raise AssertionError("the service did not start in time:\n" + "".join(lines[-40:]))
+        raise RuntimeError("the service did not start in time:\n" + "".join(lines[-40:]))
     return process, lines
 
 
