@@ -33,12 +33,18 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(leak(ed|s)?|hack(ed)?|ransomware|cyber ?attack|stolen|data breach"
         r"|(lost|lose|losing|misplaced|left) (a |an |the |our |my |their |his |her |some )?"
-        r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?|(patient )?(records?|files?|notes?)))\b",
+        r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?|(patient )?(records?|files?|notes?))"
+        r"|(sent|emailed|e-mailed|posted|faxed|given|disclosed|shared)\b.{0,60}"
+        r"\bto the wrong (person|people|patient|address))\b",
         "personal data breach",
     ),
     (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
     (r"\b(delete|deleted|deletion|erase|remove|forget)\b", "erasure right to be forgotten"),
-    (r"\b(correct|fix|wrong|inaccurate|mistake)\b", "rectification inaccurate personal data"),
+    # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" is a breach
+    (
+        r"\b(correct|fix|inaccurate|mistakes?)\b|\bwrong\b(?! (person|people|patient|address|recipient))",
+        "rectification inaccurate personal data",
+    ),
     (
         r"\b(copy of (my|their|his|her) (data|records?)|see (my|their) records?|access (my|their) records?)\b",
         "right of access",

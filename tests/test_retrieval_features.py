@@ -14,6 +14,7 @@ from core.schemas import RunContext
 from core.settings import Settings
 from core.types import Evidence
 from ingest.sidecar import sha256_bytes
+from language.expansion import expansion_terms
 from nodes.grade import grade
 from nodes.retrieve import retrieve
 from retrieval.grading import ChunkGrade, apply_grades, grade_all
@@ -107,6 +108,20 @@ def test_plain_words_are_covered_by_the_provision_that_uses_their_legal_terms(sh
     assert grade_all(question, [article])[0].features["coverage"] >= 0.4
     # a question without those plain words gets no such credit from the same article
     assert grade_all("Can I ask my hospital about an allergy in my records?", [article])[0].features["coverage"] < 0.4
+
+
+@pytest.mark.parametrize(
+    ("question", "legal", "not_legal"),
+    [
+        ("Can I ask my hospital to correct a wrong allergy in my records?", "rectification", "personal data breach"),
+        ("Our GP surgery lost a laptop with patient records. Who do they tell?", "personal data breach", "erasure"),
+        ("We emailed a patient's results to the wrong person. Must we tell them?", "personal data breach", "rectif"),
+        ("By when do we have to answer?", "without undue delay", "rectification"),
+    ],
+)
+def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
+    terms = " ".join(expansion_terms(question))
+    assert legal in terms and not_legal not in terms
 
 
 # --- chunk context ---------------------------------------------------------------------------------------------
