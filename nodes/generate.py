@@ -9,15 +9,8 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
-from generation.answer import generate_answer
-from generation.blocks import (
-    MAX_BLOCKS,
-    absent_from_wording,
-    adaptive_policy_blocks,
-    context_blocks,
-    cover_clauses,
-    coverage_line,
-)
+from generation.blocks import MAX_BLOCKS, context_blocks
+from generation.grounded import grounded_answer
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.services import Services
@@ -33,25 +26,21 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     analysis = analyse(state["question"])
     cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS
     blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect, cap)
-    blocks, absent = cover_clauses(analysis, blocks)
-    clauses = [b for b in blocks if b.document_type == "policy_wording"]
-    blocks, weak = adaptive_policy_blocks(blocks, settings.policy_evidence_floor, settings.policy_max_clauses)
-    if weak and analysis.about_cover:  # a benefit only weakly matched is, as far as the wording shows, not in it
-        weak = absent_from_wording(clauses, f"match it only weakly ({weak})")
-    weak = absent or weak
 
     def emit(piece: str) -> None:
         runtime.stream_writer({"token": piece})
 
-    generator = services.generator(context.generator) if blocks else None  # weak evidence: the model is not called
-    result = generate_answer(state["question"], blocks, generator, services.sanitiser, emit)
-    if weak:
-        result.detail = weak
-    elif result.status == "refused" and analysis.about_cover and blocks:
-        result.detail = absent_from_wording(blocks, "do not name what was asked")
-    coverage = None
-    if result.status == "answered":
-        result.answer, coverage = coverage_line(result.answer, result.citations, blocks)
+    grounded = grounded_answer(
+        state["question"],
+        analysis,
+        blocks,
+        lambda: services.generator(context.generator),
+        services.sanitiser,
+        settings.policy_evidence_floor,
+        settings.policy_max_clauses,
+        emit,
+    )
+    result, blocks = grounded.result, grounded.blocks
     notes = f"; sanitised: {', '.join(sorted(set(result.sanitised)))}" if result.sanitised else ""
     if result.removed_citations:
         notes += f"; removed unknown citations {', '.join(result.removed_citations)}"
@@ -62,7 +51,7 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
         "status": result.status,
         "status_detail": result.detail,
         "citations": result.citations,
-        "coverage_type": coverage,
+        "coverage_type": grounded.coverage,
         "removed_citations": result.removed_citations,
         "generator": result.generator,
         "cacheable": result.status == "answered",

@@ -1,0 +1,50 @@
+"""One answer contract for every path that answers from evidence blocks (the main graph's generate node and
+each side of a comparison): policy questions about cover are answered only from clauses on cover, weak
+policy evidence is refused with the reason, and a policy answer ends with the coverage of the clause it
+cites first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.types import Evidence
+from generation.answer import GeneratedAnswer, Generator, generate_answer
+from generation.blocks import absent_from_wording, adaptive_policy_blocks, cover_clauses, coverage_line
+from generation.guard import Sanitiser
+from language.analysis import QuestionAnalysis
+
+
+@dataclass
+class GroundedAnswer:
+    result: GeneratedAnswer
+    blocks: list[Evidence]  # the blocks the answer was written from (its [Source N] numbers index these)
+    coverage: str | None  # the cited clause's coverage type, for a policy answer that states one
+
+
+def grounded_answer(
+    question: str,
+    analysis: QuestionAnalysis,
+    blocks: list[Evidence],
+    generator_for: Callable[[], Generator],
+    sanitiser: Sanitiser,
+    policy_floor: float,
+    policy_max_clauses: int,
+    emit: Callable[[str], None] | None = None,
+) -> GroundedAnswer:
+    """The cited answer from the blocks; the generator is only built (and called) when some block is kept."""
+    blocks, absent = cover_clauses(analysis, blocks)
+    clauses = [b for b in blocks if b.document_type == "policy_wording"]
+    blocks, weak = adaptive_policy_blocks(blocks, policy_floor, policy_max_clauses)
+    if weak and analysis.about_cover:  # a benefit only weakly matched is, as far as the wording shows, not in it
+        weak = absent_from_wording(clauses, f"match it only weakly ({weak})")
+    weak = absent or weak
+    result = generate_answer(question, blocks, generator_for() if blocks else None, sanitiser, emit)
+    if weak:
+        result.detail = weak
+    elif result.status == "refused" and analysis.about_cover and blocks:
+        result.detail = absent_from_wording(blocks, "do not name what was asked")
+    coverage = None
+    if result.status == "answered":
+        result.answer, coverage = coverage_line(result.answer, result.citations, blocks)
+    return GroundedAnswer(result, blocks, coverage)
