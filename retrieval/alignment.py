@@ -96,8 +96,13 @@ def extract_values(text: str) -> list[str]:
     return seen
 
 
-def _side(e: Evidence) -> ClauseValues:
-    text = e.text  # the whole clause: a value outside the highlighted sentences still differs
+def _side(e: Evidence, about: set[str] | None = None) -> ClauseValues:
+    """A clause's values: from the whole clause (a value outside the highlighted sentences still differs), or
+    for a table of benefits paired with a clause about one benefit, from the table's lines naming it."""
+    text = e.text
+    if about and _is_table(e):
+        lines = [line for line in text.splitlines() if about & set(words(line))]
+        text = "\n".join(lines) or text
     values = extract_values(text)
     return ClauseValues(
         citation=e.citation,
@@ -139,12 +144,16 @@ def _related(a: Evidence, b: Evidence) -> bool:
     return key_a == key_b or any(key_a in group and key_b in group for group in _RELATED_SECTIONS)
 
 
+def _defines(e: Evidence) -> bool:
+    return e.metadata.get("section_key") == "definitions"
+
+
 def _pair_score(a: Evidence, b: Evidence) -> float:
     """How likely two clauses speak about the same thing: the subject of their names (or one clause's
     subject named in the other's text: "Room ... Intensive Care Unit" inside a Hospitalisation clause),
     shared words, same section. Without a shared subject, the same section alone does not make a pair, and a
     definition (what a word means) is never the same point as an operative clause (what is paid)."""
-    if (a.metadata.get("section_key") == "definitions") != (b.metadata.get("section_key") == "definitions"):
+    if _defines(a) != _defines(b):
         return 0.0
     topic_a, topic_b = _topic(a), _topic(b)
     names = len(topic_a & topic_b) / len(topic_a | topic_b) if topic_a and topic_b else 0.0
@@ -165,9 +174,25 @@ def _pair_score(a: Evidence, b: Evidence) -> float:
     return 0.5 * subject + 0.25 * overlap + 0.25 * same_section
 
 
+def _point(x: Evidence, y: Evidence) -> ComparePoint:
+    """Two paired clauses: the same when they state the same values and polarity, otherwise different."""
+    side_a, side_b = _side(x, _topic(y)), _side(y, _topic(x))
+    differing = sorted(set(side_a.values) ^ set(side_b.values))
+    same = not differing and side_a.coverage_type == side_b.coverage_type
+    label = side_a.benefit_name or side_b.benefit_name or side_a.section_key or "clause"
+    return ComparePoint(point=label, verdict="same" if same else "different", a=side_a, b=side_b, differing=differing)
+
+
 def align(a: list[Evidence], b: list[Evidence]) -> list[ComparePoint]:
-    """Pair the clauses of two wordings (greedy, best pairs first) and give each point its verdict."""
+    """Pair the clauses of two wordings (greedy, best pairs first) and give each point its verdict.
+
+    Each list is what one side's answer cites, its answering clause first: the two answering clauses answer
+    the same question, so they are one point whatever their names ("AYUSH Treatment" against
+    "Ayurvedic/Homeopathic/Unani treatment"), unless one defines a term and the other states a rule; the
+    other clauses pair by subject."""
     pairs = sorted(((_pair_score(x, y), i, j) for i, x in enumerate(a) for j, y in enumerate(b)), reverse=True)
+    if a and b and _defines(a[0]) == _defines(b[0]):
+        pairs.insert(0, (1.0, 0, 0))
     used_a: set[int] = set()
     used_b: set[int] = set()
     points: list[tuple[int, ComparePoint]] = []
@@ -176,18 +201,31 @@ def align(a: list[Evidence], b: list[Evidence]) -> list[ComparePoint]:
             continue
         used_a.add(i)
         used_b.add(j)
-        side_a, side_b = _side(a[i]), _side(b[j])
-        differing = sorted(set(side_a.values) ^ set(side_b.values))
-        same = not differing and side_a.coverage_type == side_b.coverage_type
-        label = side_a.benefit_name or side_b.benefit_name or side_a.section_key or "clause"
-        verdict = "same" if same else "different"
-        points.append((min(i, j), ComparePoint(point=label, verdict=verdict, a=side_a, b=side_b, differing=differing)))
+        points.append((min(i, j), _point(a[i], b[j])))
     for i, x in enumerate(a):
-        if i not in used_a:
-            side = _side(x)
-            points.append((i, ComparePoint(point=side.benefit_name or "clause", verdict="only_a", a=side)))
+        if i not in used_a and (point := _leftover(x, b, "only_a")):
+            points.append((i, point))
     for j, y in enumerate(b):
-        if j not in used_b:
-            side = _side(y)
-            points.append((j, ComparePoint(point=side.benefit_name or "clause", verdict="only_b", b=side)))
+        if j not in used_b and (point := _leftover(y, a, "only_b")):
+            points.append((j, point))
     return [p for _, p in sorted(points, key=lambda item: item[0])]
+
+
+def _leftover(clause: Evidence, others: list[Evidence], verdict: str) -> ComparePoint | None:
+    """A clause left over after pairing, against the other wording's clauses on the same subject (paired
+    already or not): compared again with the closest one rather than shown as missing from a wording whose
+    answer covers its subject; not shown when it only defines a term of a point the other clause already
+    states (a definition and an operative clause are never the same point); one-sided when nothing on the
+    other side shares its subject."""
+    same = [(_pair_score(clause, o), k) for k, o in enumerate(others) if _topic(clause) & _topic(o)]
+    if not same:
+        return _one_sided(clause, verdict)
+    score, k = max(same)
+    if not score:
+        return None
+    return _point(clause, others[k]) if verdict == "only_a" else _point(others[k], clause)
+
+
+def _one_sided(clause: Evidence, verdict: str) -> ComparePoint:
+    side = _side(clause)
+    return ComparePoint(point=side.benefit_name or "clause", verdict=verdict, **{verdict[-1]: side})
