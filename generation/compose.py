@@ -25,7 +25,7 @@ from core.types import Evidence
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from language.analysis import QuestionAnalysis, analyse
-from language.coherence import reads_as_label
+from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import expansion_terms
 from language.passages import Statement, statements
 from language.question import content_terms
@@ -54,6 +54,7 @@ META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what
 META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary"})
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
 CONFIDENCE_WEIGHT = 0.2  # the grader's view of the whole chunk
+DEFINITION_PENALTY = 0.15  # what a word means answers "what is X", not how long, how much or whether
 
 _PERIOD = (
     r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|sixty|ninety"
@@ -185,6 +186,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score -= META_PENALTY if statement.label in META_LABELS else 0.0
         score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
+        if analysis.answer_type != "definition" and _CUES["definition"].search(statement.text):
+            score -= DEFINITION_PENALTY
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         out.append(Option(index, statement, support.score, score, cue))
     return out
@@ -199,13 +202,42 @@ def asked_about(question: str, analysis: QuestionAnalysis) -> set[str]:
     return (content_terms(question) | bridged) - _COVER_QUESTION_WORDS
 
 
+_ANSWER_TYPE_WORDS = frozenset(
+    words(
+        "waiting period periods limit limits sub-limit amount much long time deadline maximum minimum cover covered "
+        "coverage rule rules policy rider wording clause"
+    )
+)
+
+
+def _defines(option: Option, blocks: list[Evidence]) -> bool:
+    """A definitions clause, or a statement saying what a word means."""
+    block = blocks[option.block]
+    return block.metadata.get("section_key") == "definitions" or bool(_CUES["definition"].search(option.statement.text))
+
+
+def _heading(block: Evidence) -> str:
+    return f"{block.text.split(chr(10), 1)[0]} {block.metadata.get('benefit_name') or ''}"
+
+
+def policy_subject(question: str, analysis: QuestionAnalysis) -> set[str]:
+    """For a question about an insurance wording, what it is about without the words of the kind of answer
+    ("pre-existing disease" in "What is the waiting period for pre-existing diseases?"): a clause about
+    another subject's waiting period does not answer it."""
+    if analysis.domain != "insurance":
+        return set()
+    return content_terms(question) - _COVER_QUESTION_WORDS - _ANSWER_TYPE_WORDS
+
+
 def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
     """The statement, or its clause's heading, names what the question asks about."""
     heading = block.text.split("\n", 1)[0]
     return not asked or bool(asked & set(words(f"{option.statement.whole} {heading}")))
 
 
-def lead_option(candidates: list[Option], blocks: list[Evidence], asked: set[str] | None = None) -> Option | None:
+def lead_option(
+    candidates: list[Option], blocks: list[Evidence], asked: set[str] | None = None, subject: set[str] | None = None
+) -> Option | None:
     """The statement that answers; a binding one when it answers nearly as well as an explanation. Asked
     whether a policy covers something, only a statement naming that thing answers (a clause about
     something else must not turn into a benefit or an exclusion)."""
@@ -216,6 +248,9 @@ def lead_option(candidates: list[Option], blocks: list[Evidence], asked: set[str
         return supported and _names_asked(asked or set(), option, blocks[option.block])
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
+    if subject:  # a clause whose heading names the subject answers before one that mentions it in passing
+        naming = [o for o in ranked if subject <= set(words(_heading(blocks[o.block]))) and not _defines(o, blocks)]
+        ranked = naming or ranked
     if not ranked:
         return None
     best = ranked[0]
@@ -254,6 +289,10 @@ def following(lead: Option, candidates: list[Option], blocks: list[Evidence]) ->
             continue
         if option.statement.lead_in == lead.statement.text or option.statement.text == lead.statement.text:
             continue  # already quoted with its lead-in
+        if needs_antecedent(option.statement.text) and not any(
+            o.block == option.block and o.statement.position == option.statement.position - 1 for o in [lead, *chosen]
+        ):
+            continue  # "In such cases, ..." follows only the statement it points at
         adds = set(words(option.statement.whole)) - covered
         if len(adds) < 3:
             continue
@@ -282,6 +321,16 @@ def procedure_steps(lead: Option, candidates: list[Option], blocks: list[Evidenc
         if first is not None and first.statement.text not in {s.statement.text for s in steps}:
             steps.append(first)
     return steps if len(steps) > 1 else []
+
+
+def _antecedent(lead: Option, candidates: list[Option]) -> Option | None:
+    """The statement just before a lead that points back at it ("The Insured may opt for Optional
+    Co-payment ..." before "In such cases, each admissible claim ..."), when it is quotable."""
+    before = [o for o in candidates if o.block == lead.block and o.statement.position < lead.statement.position]
+    nearest = max(before, key=lambda o: o.statement.position, default=None)
+    if nearest is None or nearest.statement.position != lead.statement.position - 1 or nearest.statement.heading:
+        return None
+    return nearest
 
 
 def _parent_clause(block: Evidence) -> str | None:
@@ -361,11 +410,23 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if from_records := compose_records(question, analysis, blocks):
         return " ".join(from_records)
     candidates = options(question, analysis, blocks, embed)
-    lead = lead_option(candidates, blocks, asked_about(question, analysis))
-    if lead is None:
+    asked = asked_about(question, analysis)
+    subject = policy_subject(question, analysis)
+    first = lead = lead_option(candidates, blocks, asked, subject)
+    if first is None:
         return REFUSAL
+    antecedent = None
+    remaining = candidates
+    while lead is not None and needs_antecedent(lead.statement.text):
+        antecedent = _antecedent(lead, candidates)
+        if antecedent is not None:
+            break
+        remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it
+        lead = lead_option(remaining, blocks, asked, subject)
+    lead = lead or first  # nothing else answers: the statement stands as the source has it
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
-    chosen = steps or [lead, *following(lead, candidates, blocks)]
+    rest = [o for o in following(lead, candidates, blocks) if o is not antecedent]
+    chosen = steps or [*([antecedent] if antecedent else []), lead, *rest]
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     for number, option in enumerate(chosen):
@@ -373,7 +434,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if number and len(text.split()) > budget:
             break
         if number == 0 and analysis.answer_type == "yes_no":
-            opener = yes_no_opener(question, text)
+            opener = yes_no_opener(question, render(lead.statement, blocks[lead.block]))
             text = f"{opener}{text[0].lower()}{text[1:]}" if opener and not text[:2].isupper() else f"{opener}{text}"
         budget -= len(text.split())
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")

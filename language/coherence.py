@@ -58,8 +58,11 @@ VERBS = frozenset(
 )
 # A first sentence opening with one of these points back at something the answer never said.
 _ORPHAN_RE = re.compile(
-    r"^(?:It|Its|This|That|These|Those|They|Their|Them|Such|He|She|His|Her|The latter|The former)\b"
+    r"^(?:It|Its|This|That|These|Those|They|Their|Them|Such|He|She|His|Her|The latter|The former"
+    r"|In (?:such|this|that|these|those|either|any such) (?:a )?(?:cases?|events?|circumstances?|situations?)"
+    r"|For (?:this|that|these|those|such) purposes?)\b"
 )
+_NAMED_SUBJECT_RE = re.compile(r"^(?:This|These|That|Those|Its|Their)\s+[A-Z]")
 _TERMINATED_RE = re.compile(r"[.!?][\"'’”)\]]*$")
 # "Article 9(1) - Processing of ...", "Caldicott Principle 5 - Everyone ...": a short label, a spaced dash.
 _HEADING_DASH_RE = re.compile(r"^\S+(?:\s+\S+){0,4}\s+[-–—]\s+\S")
@@ -155,6 +158,19 @@ def _normalised(sentence: str) -> str:
     return re.sub(r"\s+", " ", sentence).strip(" .;:!?").lower()
 
 
+def points_back(sentence: str) -> bool:
+    """The sentence opens by pointing back at something said before it ("In such cases, ...", "This
+    exclusion ..."): quoted first, an answer's reader cannot tell what it means."""
+    return bool(_ORPHAN_RE.match(sentence))
+
+
+def needs_antecedent(sentence: str) -> bool:
+    """Points back at something only the sentence before it says: "In such cases, ...", "This exclusion ...",
+    not "This Regulation ..." or "This Rider ...", which name their document (an answer may quote them alone,
+    though the checker still asks for the name)."""
+    return points_back(sentence) and not _NAMED_SUBJECT_RE.match(sentence)
+
+
 def _rule(sentence: str, position: int, last: bool, seen: set[str]) -> str | None:
     """The first rule the sentence breaks, in a fixed order (one fragment per sentence)."""
     if _LIST_MARKER_RE.match(sentence):
@@ -163,7 +179,7 @@ def _rule(sentence: str, position: int, last: bool, seen: set[str]) -> str | Non
         return "clause_number"
     if _is_heading(sentence):
         return "heading"
-    if position == 0 and _ORPHAN_RE.match(sentence):
+    if position == 0 and points_back(sentence):
         return "orphan_pronoun"
     if _normalised(sentence) in seen:
         return "repeated"

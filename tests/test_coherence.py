@@ -226,3 +226,17 @@ def test_a_statement_without_words_or_with_only_a_label_reads_as_a_label(text: s
 
 def test_a_statement_reads_as_a_label_only_when_it_states_nothing():
     assert not reads_as_label("Claims are paid in 30 days.") and not reads_as_label("Yes.")
+
+
+def test_pointing_back_and_needing_the_sentence_before():
+    from language.coherence import needs_antecedent, points_back
+
+    assert points_back("In such cases, each claim is subject to the same percentage.")
+    assert points_back("For this purpose, the controller shall keep a record.")
+    assert needs_antecedent("In such cases, each claim is subject to the same percentage.")
+    assert needs_antecedent("This exclusion does not apply to accidents.")
+    # a document naming itself can be quoted alone; the checker still asks an answer to name it
+    assert points_back("This Regulation does not apply to household activity.")
+    assert not needs_antecedent("This Regulation does not apply to household activity.")
+    assert not points_back("In the case of a personal data breach, the controller shall notify.")
+    assert [f.rule for f in fragments("In such cases, the limit is 20%. [Source 1]")] == ["orphan_pronoun"]

@@ -189,3 +189,53 @@ def test_a_procedure_spread_over_sub_clauses_is_answered_step_by_step_in_the_wor
     # clauses of another wording, or a clause standing alone, are not steps
     alone = compose("How do I complain about my claim?", [clause("9.3"), clause("9.1", doc="other")], None)
     assert "helpline" not in alone or "Ombudsman" not in alone
+
+
+OPTIONAL_COPAY = (
+    "5.5.8 Optional Co-payment\n"
+    "The Insured may opt for Optional Co-payment of 20%, with discount in premium. In such cases, each admissible "
+    "claim under the Policy shall be subject to the same Co-payment percentage. Any change in Optional Co-payment "
+    "may be done only during Renewal."
+)
+
+
+def test_a_statement_that_points_back_is_quoted_after_what_it_points_at():
+    answer = compose(
+        "Is every claim subject to the same co-payment percentage once I opt for it?",
+        [block(OPTIONAL_COPAY, "Parivar cl. 5.5.8", document_type="policy_wording")],
+        None,
+    )
+    first, _, rest = answer.partition(" [Source 1]. ")
+    assert first.endswith("the Insured may opt for Optional Co-payment of 20%, with discount in premium"), answer
+    assert rest.startswith("In such cases, each admissible claim"), answer
+    assert fragments(answer) == []
+
+
+def test_a_statement_pointing_back_with_nothing_before_it_does_not_lead_when_another_answers():
+    orphan = block("In such cases, each admissible claim shall be subject to a co-payment of 20%.", "P cl. 2")
+    plain = block("A co-payment of 20% applies to each admissible claim made by an Insured Person.", "P cl. 3")
+    answer = compose("Does a co-payment apply to each admissible claim?", [orphan, plain], None)
+    assert (
+        answer.split(" [Source ")[0].endswith(
+            "co-payment of 20% applies to each admissible claim made by an Insured Person"
+        )
+        and "[Source 2]" in answer
+    ), answer
+    assert "In such cases" not in answer
+
+
+def test_for_a_policy_question_the_clause_headed_by_its_subject_leads():
+    specified = block(
+        "4.2 Specified Disease Waiting Period\nIf any listed disease is also a Pre-existing Disease, the longer of "
+        "the two waiting periods applies. Expenses for the listed diseases are excluded for 24 months.",
+        "Rider cl. 4.2",
+        document_type="policy_wording",
+    )
+    ped = block(
+        "4.1 Pre-existing Diseases\nExpenses related to the treatment of a Pre-existing Disease and its direct "
+        "complications shall be excluded until the expiry of 36 months of continuous coverage.",
+        "Rider cl. 4.1",
+        document_type="policy_wording",
+    )
+    answer = compose("What is the waiting period for pre-existing diseases under the rider?", [specified, ped], None)
+    assert "36 months" in answer.split("[Source")[0] and answer.split("[Source ")[1].startswith("2]"), answer
