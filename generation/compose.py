@@ -54,7 +54,8 @@ META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what
 META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary"})
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
 CONFIDENCE_WEIGHT = 0.2  # the grader's view of the whole chunk
-DEFINITION_PENALTY = 0.15  # what a word means answers "what is X", not how long, how much or whether
+DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
+NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure"})  # ("pseudonymisation definition" is "explanation")
 
 _PERIOD = (
     r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|sixty|ninety"
@@ -186,7 +187,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score -= META_PENALTY if statement.label in META_LABELS else 0.0
         score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
-        if analysis.answer_type != "definition" and _CUES["definition"].search(statement.text):
+        if analysis.answer_type in NOT_DEFINITIONS and _CUES["definition"].search(statement.text):
             score -= DEFINITION_PENALTY
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         out.append(Option(index, statement, support.score, score, cue))
