@@ -179,7 +179,8 @@ def _point(x: Evidence, y: Evidence) -> ComparePoint:
     side_a, side_b = _side(x, _topic(y)), _side(y, _topic(x))
     differing = sorted(set(side_a.values) ^ set(side_b.values))
     same = not differing and side_a.coverage_type == side_b.coverage_type
-    label = side_a.benefit_name or side_b.benefit_name or side_a.section_key or "clause"
+    named = [c.benefit_name for c, e in ((side_a, x), (side_b, y)) if c.benefit_name and not _is_table(e)]
+    label = next(iter(named), None) or side_a.benefit_name or side_b.benefit_name or side_a.section_key or "clause"
     return ComparePoint(point=label, verdict="same" if same else "different", a=side_a, b=side_b, differing=differing)
 
 
