@@ -139,6 +139,11 @@ def _bounded(text: str) -> str:
     return text[:CHUNK_MAX_CHARS]
 
 
+# The item a patient record's list holds when the record has no entry of its kind (written at ingest, quoted
+# by the answer as "No allergies and intolerances are recorded for ...").
+NONE_RECORDED = "none recorded in this record"
+
+
 class Evidence(BaseModel):
     """A retrieved passage with full provenance, from the local index or the web."""
 

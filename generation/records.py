@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from core.types import Evidence
+from core.types import NONE_RECORDED, Evidence
 from language.analysis import QuestionAnalysis
 from language.passages import statements
 from language.question import content_terms
@@ -65,7 +65,9 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
         for index in indexes:
             block, items = blocks[index], _items(blocks[index])
             what = block.section.lower()
-            if items:
+            if items == [NONE_RECORDED]:
+                sentences.append(f"No {what} are recorded for {_who(block)} [Source {index + 1}].")
+            elif items:
                 listed = "; ".join(items)
                 count = f"{len(items)} recorded {what}" if len(items) > 1 else f"one recorded entry under {what}"
                 sentences.append(f"{_who(block)} has {count}: {listed} [Source {index + 1}].")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core.schemas import AnswerRecord
 from generation.prompts import REFUSAL
 from graph import build_graph
@@ -150,3 +152,21 @@ def test_empty_question_is_a_clear_error(make_services):
 
     with pytest.raises(ValueError, match="empty"):
         run_graph("   ", make_services())
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "Does pat-0013 have any allergies?",
+            "No allergies and intolerances are recorded for Deborah Paul Hughes (pat-0013) [Source 1].",
+        ),
+        ("What medicines is Joan Okafor on?", "No medications are recorded for Joan Okafor (pat-0001) [Source 1]."),
+    ],
+)
+def test_a_record_with_no_entry_of_the_kind_asked_says_so_and_quotes_nothing_else(make_services, question, answer):
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.status == "answered" and record.answer == answer
+    [cited] = record.citations
+    assert cited.citation.endswith(("Allergies and intolerances", "Medications"))
+    assert "none recorded in this record" in record.evidence[cited.source - 1].text

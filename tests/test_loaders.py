@@ -62,6 +62,22 @@ def test_fhir_bundle_units_repeat_the_patient_identity():
     assert "SNOMED CT" in conditions.text
 
 
+def test_a_patient_bundle_says_which_lists_have_no_entry_and_a_lone_resource_does_not(tmp_path):
+    path = CORPUS / "patients" / "patient_001.json"  # conditions and encounters, no medication, no allergy
+    bundle = json.loads(path.read_text())
+    units = {u.citation.rsplit(" - ", 1)[1]: u.text for u in load_document(path, path.parent).units}
+    for kind in ("Medications", "Allergies and intolerances"):
+        assert units[kind].splitlines() == [
+            f"{kind} of Patient pat-0001, Joan Okafor, NHS number 999 707 5366 (9997075366):",
+            "- none recorded in this record",
+        ]
+    assert "none recorded" not in units["Conditions"] and "Encounters" in units  # lists with entries are as they were
+    condition = next(e["resource"] for e in bundle["entry"] if e["resource"]["resourceType"] == "Condition")
+    alone = tmp_path / "condition.json"  # one resource is not the whole record: it cannot say what is missing
+    alone.write_text(json.dumps(condition))
+    assert all("none recorded" not in u.text for u in load_document(alone, tmp_path).units)
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [

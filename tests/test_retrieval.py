@@ -54,7 +54,7 @@ def test_jargon_expansion_lifts_plain_language_questions(shipped):
     plain = shipped.retriever.retrieve(question, None, 5, RetrievalOptions(expansion=False))
     expanded = shipped.retriever.retrieve(question, None, 5, RetrievalOptions(expansion=True))
     assert rank_of(expanded, "GDPR Art. 17(") == 1  # erasure: the word the law uses
-    assert rank_of(plain, "GDPR Art. 17(") is None
+    assert (rank_of(plain, "GDPR Art. 17(") or 99) > 1  # without it, other provisions come first (or it is lost)
 
 
 @pytest.mark.parametrize(

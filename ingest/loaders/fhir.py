@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from core.types import NONE_RECORDED
 from ingest.units import Unit
 
 NHS_NUMBER_SYSTEM = "https://fhir.nhs.uk/Id/nhs-number"
@@ -23,6 +24,11 @@ _GROUPS = {
     "Procedure": "Procedures",
     "Immunization": "Immunisations",
 }
+
+
+# A patient's record always answers these, also when it holds no entry: "none recorded" is itself the answer
+# to "what is she allergic to?", and a search for her allergies must not fall back on her conditions.
+ALWAYS_LISTED = ("Conditions", "Medications", "Allergies and intolerances")
 
 
 def _coding(concept: dict[str, Any] | None) -> str:
@@ -153,6 +159,9 @@ def fhir_units(data: dict[str, Any], citation: str) -> list[Unit]:
             continue
         groups[_GROUPS.get(kind, kind)].append(_describe(resource))
     extra = identity(patients[0]) if patients else {}
+    if patients and data.get("resourceType") == "Bundle":  # a whole record: say which lists it has no entry in
+        for group in ALWAYS_LISTED:
+            groups.setdefault(group, [f"- {NONE_RECORDED}"])
     for group, lines in groups.items():
         units.append(
             Unit(f"{group} of {header}:\n" + "\n".join(lines), f"{citation} - {group}", group, extra=dict(extra))
