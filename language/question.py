@@ -43,14 +43,17 @@ def named_numbers(question: str) -> set[str]:
 _TITLED_RE = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+(?: (?:of |and |for |the )?[A-Z][a-z]+)+\b")
 
 
+_PERSONAL_TITLE_RE = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Master)\.?\s+")
+
+
 def salient_names(question: str) -> list[str]:
     """Acronyms and proper names in the question (HIPAA, California, the Mental Health Act), which a relevant
     chunk should mention."""
     text = _REFERENCE_SPAN_RE.sub(" ", question)
-    names = [m.group(0) for m in _TITLED_RE.finditer(text)]
+    names = [_PERSONAL_TITLE_RE.sub("", m.group(0)) for m in _TITLED_RE.finditer(text)]  # "Mrs Okafor": "Okafor"
     text = _TITLED_RE.sub(" ", text)
     for match in _NAME_RE.findall(text):
-        if match.lower() in ("i", "a") or match.isdigit():
+        if match.lower() in ("i", "a") or match.isdigit() or _PERSONAL_TITLE_RE.fullmatch(f"{match} "):
             continue
         if match not in names:
             names.append(match)

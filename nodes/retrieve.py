@@ -36,7 +36,8 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
             retriever, question, scope.filters, pool, options, settings.correct_threshold
         )
     else:
-        candidates = retriever.retrieve(question, scope.filters, pool, options)
+        named = tuple(p.patient_id for p in scope.patients)  # a patient named by name counts as named by id
+        candidates = retriever.retrieve(question, scope.filters, pool, options, named)
         note = f"mode {context.retrieval_mode}"
     trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {scope.note + '; ' if scope.note else ''}{note})"
     return {"query": question, "candidates": candidates, "trace": [trace]}

@@ -1,8 +1,8 @@
 """Where a question may be answered from: the patients it names, and the kinds of document its domain allows.
 
-- A question naming a patient (an id such as pat-0045, an NHS number in any spacing, or a full name)
-  is searched in that patient's records only. A name two patients share scopes the search to both,
-  and the note says so.
+- A question naming a patient (an id such as pat-0045, an NHS number in any spacing, a full name, or a
+  family name with a title or a possessive that only one patient bears) is searched in that patient's
+  records only. A full name two patients share scopes the search to both, and the note says so.
 - A question searched across every collection is not answered from insurance wordings unless it is
   about insurance, nor from patient records unless it is about a patient: a data-protection question
   about a "fee" never meets a policy's "fees of surgeons".
@@ -56,16 +56,47 @@ class PatientDirectory:
             return self._patients
 
     def named_in(self, question: str, store: VectorStore) -> list[Patient]:
-        """Patients the question names by id, NHS number (any spacing) or full name."""
+        """Patients the question names by id, NHS number (any spacing) or full name; failing those, the one
+        patient whose family name it gives with a title or a possessive ("Mrs Okafor", "Okafor's")."""
         lowered = question.lower()
         numbers = {"".join(m) for m in NHS_NUMBER_RE.findall(question)}
+        patients = self.patients(store)
         found = []
-        for patient in self.patients(store):
+        for patient in patients:
             by_id = re.search(rf"\b{re.escape(patient.patient_id.lower())}\b", lowered)
-            by_name = patient.name and re.search(rf"\b{re.escape(patient.name.lower())}\b", lowered)
+            by_name = any(re.search(rf"\b{re.escape(name)}\b", lowered) for name in spoken_names(patient.name))
             if by_id or patient.nhs_number in numbers or by_name:
                 found.append(patient)
-        return found
+        return found or by_family_name(question, patients)
+
+
+def spoken_names(full_name: str) -> list[str]:
+    """How a full name is said, lower-case: whole, or the first given name with the family name, which may
+    be more than one word ("Deborah Paul Hughes": "deborah paul hughes", "deborah hughes"; "Liam Da Silva":
+    "liam da silva", "liam silva")."""
+    tokens = full_name.lower().split()
+    if len(tokens) < 2:
+        return tokens
+    return [" ".join(tokens), *(" ".join([tokens[0], *tokens[start:]]) for start in range(2, len(tokens)))]
+
+
+# "Mrs Okafor", "Dr. Da Silva", "Okafor's": capitalised words after a title, or before a possessive
+_TITLED_RE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Master)\.?\s+((?:[A-Z][\w'’-]*\s+)*[A-Z][\w-]*)")
+_POSSESSIVE_RE = re.compile(r"\b((?:[A-Z][\w-]*\s+)*[A-Z][\w-]*)['’]s\b")
+
+
+def by_family_name(question: str, patients: list[Patient]) -> list[Patient]:
+    """The patient a title or possessive names by family name, when exactly one patient bears it: a family
+    name several patients share names none of them (the question is answered as if it named nobody), and a
+    first name alone never scopes ("Grace" is also a grace period)."""
+    for match in [*_TITLED_RE.finditer(question), *_POSSESSIVE_RE.finditer(question)]:
+        tokens = match.group(1).split()
+        for start in range(len(tokens)):  # "Dear Mrs Da Silva" -> "Da Silva", then "Silva"
+            family = " ".join(tokens[start:]).lower()
+            bearing = [p for p in patients if f" {p.name.lower()}".endswith(f" {family}")]
+            if bearing:
+                return bearing if len(bearing) == 1 else []
+    return []
 
 
 def scope_for(question: str, filters: dict[str, Any], store: VectorStore, directory: PatientDirectory) -> Scope:

@@ -57,16 +57,25 @@ class Retriever:
         self.patients = PatientDirectory()
 
     def search_lists(
-        self, query: str, filters: Filters | None, limit: int, expansion: bool = True, fusion: Fusion = "dbsf"
+        self,
+        query: str,
+        filters: Filters | None,
+        limit: int,
+        expansion: bool = True,
+        fusion: Fusion = "dbsf",
+        identifiers: tuple[str, ...] = (),
     ) -> tuple[np.ndarray, SearchLists]:
+        """`identifiers`: ids the question names in other words (a patient by name), matched like ids it gives."""
         extra = " ".join(expansion_terms(query)) if expansion else ""
         dense = self.embedder.embed_query(f"{query} {extra}".strip())
+        tokens = boost_tokens(query)
+        tokens += [t for t in question_tokens(" ".join(identifiers)) if t not in tokens]
         request = SearchQuery(
             dense=dense.tolist(),
             sparse=encode_query(query, extra),
             filters=dict(filters or {}),
             limit=limit,
-            reference_tokens=boost_tokens(query),
+            reference_tokens=tokens,
             fusion=fusion,
         )
         return dense, self.reader.store().search(request)
@@ -77,11 +86,12 @@ class Retriever:
         filters: Filters | None,
         k: int,
         options: RetrievalOptions = RetrievalOptions(),
+        identifiers: tuple[str, ...] = (),
     ) -> list[Evidence]:
         """The k best chunks for a question, best first, with provenance and all scores; then (when
         following citations) the provisions the best non-binding ones point at, to be graded on their merits."""
         query_vector, lists = self.search_lists(
-            query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion, options.fusion
+            query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion, options.fusion, identifiers
         )
         found = rank(query_vector, lists, k, options)
         if options.follow_citations:

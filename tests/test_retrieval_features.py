@@ -226,3 +226,30 @@ def test_an_nhs_number_in_any_spacing_scopes_to_that_patient_only(make_services,
     evidence, trace = graph_evidence(make_services(), f"Does the patient with NHS number {number} have any allergies?")
     assert evidence and {e.metadata.get("patient_id") for e in evidence} == {"pat-0006"}  # nobody else's record
     assert "Bilal Patel (pat-0006)" in trace
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What conditions does Mrs Okafor have?",  # a family name one patient bears, with a title
+        "Tell me about Okafor's conditions",  # ... or a possessive
+        "joan okafor conditions",  # a full name in lower case
+    ],
+)
+def test_a_family_name_only_one_patient_bears_scopes_to_that_patient(make_services, question):
+    evidence, trace = graph_evidence(make_services(), question)
+    assert "Joan Okafor (pat-0001)" in trace
+    assert evidence and {e.metadata.get("patient_id") for e in evidence} == {"pat-0001"}
+    conditions = next(e for e in evidence if e.section == "Conditions")
+    assert conditions.scores.reference_match  # named by name counts as named by id
+
+
+def test_first_and_family_name_without_the_middle_name_scopes_to_that_patient(make_services):
+    evidence, trace = graph_evidence(make_services(), "deborah hughes allergies")
+    assert "Deborah Paul Hughes (pat-0013)" in trace
+    assert {e.metadata.get("patient_id") for e in evidence} == {"pat-0013"}
+
+
+def test_a_family_name_several_patients_share_scopes_to_nobody(make_services):
+    _, trace = graph_evidence(make_services(), "What allergies does Mr Da Silva have?")
+    assert "scoped to" not in trace  # which of them is meant is not guessed
