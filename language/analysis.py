@@ -110,7 +110,8 @@ _INSURANCE_WEAK_RE = re.compile(
     r"|surgery|operation|treatment|hospital bill|pay(s|out)?)\b",
     re.I,
 )
-_RECORDS_RE = re.compile(r"\b(pat-\d{3,}|nhs number)\b", re.I)
+# a patient's id; "NHS number" alone is not one ("What is an NHS number?" asks the standard, not a record)
+_RECORDS_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
 _ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpatients? (on|with|taking|who)\b", re.I)
 # "which patients get a follow-up?" in a question about an algorithm, a law or a duty is not about the records
 _GOVERNANCE_RE = re.compile(

@@ -170,3 +170,10 @@ def test_a_record_with_no_entry_of_the_kind_asked_says_so_and_quotes_nothing_els
     [cited] = record.citations
     assert cited.citation.endswith(("Allergies and intolerances", "Medications"))
     assert "none recorded in this record" in record.evidence[cited.source - 1].text
+
+
+def test_a_question_about_nhs_numbers_in_general_is_not_answered_from_a_patient_s_record(make_services):
+    record = run_graph("What is an NHS number and how many digits does it have?", make_services(), allow_web=False)
+    assert record.status == "answered"
+    assert record.citations and all(not c.citation.startswith("Patient ") for c in record.citations), record.answer
+    assert "pat-" not in record.answer
