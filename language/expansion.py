@@ -49,12 +49,26 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(copy of (my|their|his|her) (data|records?)|see (my|their) records?|access (my|their) records?)\b",
         "right of access",
     ),
-    (r"\b(move|transfer|take) (my|their|his|her) (data|records?) to\b", "data portability"),
+    (
+        r"\b(move|transfer|take|port) (my|their|his|her|our) (\w+ ){0,2}(data|records?) to\b"
+        r"|\bswitch(ing)? (to )?(a )?(different|another|new) (app|provider|service|hospital)\b",
+        "data portability transmit to another controller",
+    ),
+    (
+        r"\beverything (the \w+ |they |you |we )?(holds?|keeps?|has|have|stores?) (about|on) (me|them|him|her)\b",
+        "right of access copy of the personal data",
+    ),
     (r"\b(object|objection|stop (using|processing))\b", "right to object"),
     (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),
     (r"\b(legal (reason|basis|ground)|justification|lawful ground)\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
-    (r"\b(cloud provider|supplier|vendor|contractor|outsourc\w*)\b", "processor"),
+    (
+        r"\b(cloud (provider|company|service|firm)s?|supplier|vendor|contractor|outsourc\w*"
+        r"|hosting (company|provider))\b"
+        r"|\b(company|firm|business|organisation|someone) (that|who|which) (handles|processes|stores|hosts|manages)\b",
+        "processor",
+    ),
+    (r"\bsub-?contract\w*|\bsub-?processors?\b", "engage another processor prior written authorisation"),
     (
         r"\b(abroad|overseas|outside the (eu|uk|eea)|the us\b|united states|us-based|based in the us)",
         "transfer third country adequacy appropriate safeguards",
@@ -69,9 +83,26 @@ EXPANSIONS: list[tuple[str, str]] = [
         "communication to the data subject",
     ),
     (
-        r"\b(privacy notice|privacy information|what do we have to tell)\b",
-        "information to be provided to the data subject",
+        r"\b(privacy notice|privacy information|what (do|must|should) (we|they|you) (have to )?tell)\b"
+        r"|\bwhen (we|they|you) collect\b|\bat registration\b",
+        "information to be provided where personal data are collected from the data subject",
     ),
+    (r"\bspecial\b|\bsensitive (personal )?(data|information)\b", "special categories of personal data"),
+    (
+        r"\bhow long (can|may|should|must|do|are) (we|i|they|you|hospitals?|gps?) (\w+ ){0,2}"
+        r"(keep|retain|store|hold|allowed to keep)\b|\bretention\b|\bkept for how long\b",
+        "storage limitation kept no longer than is necessary",
+    ),
+    (
+        r"\b(log|list|register|inventory|record) of (all )?(the |our )?(processing|data processing|what we do with)\b",
+        "records of processing activities",
+    ),
+    (
+        r"\b(privacy|data protection) by (design|default)\b|\bbuild (privacy|data protection) in(to)?\b"
+        r"|\bdesign(ing)? (a |the )?new system\b",
+        "data protection by design and by default",
+    ),
+    (r"\brisk assessment\b|\bassess(ing)? (the )?risks?\b", "data protection impact assessment high risk"),
     (r"\b(records? of processing|ropa)\b", "records of processing activities"),
     (
         r"\b(encrypt\w*|security measures?)\b",
@@ -103,7 +134,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
     (r"\bstop (them |the \w+ )?using\b", "restriction of processing"),
     (
-        r"\b(decides? automatically|automatically decides?|computer decides?|decided by a computer)\b"
+        r"\b(decides? automatically|automatically decides?|(computer|machine|software)( alone| on its own)? decides?"
+        r"|decided by a (computer|machine)|(computer|machine|algorithm) alone|without a human)\b"
         r"|\bhuman (look|looks|review|reviews|check|checks)\b",
         "automated individual decision-making human intervention",
     ),
