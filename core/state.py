@@ -33,6 +33,7 @@ class GraphState(TypedDict, total=False):
     question: str
     query: str
     candidates: list[Evidence]  # retrieved, then graded: best first
+    ask_back: str  # the question named a patient ambiguously: what to name instead (the refusal says so)
     route: Route
     initial_route: Route
     confidence: float

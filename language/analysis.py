@@ -102,7 +102,8 @@ _LIST_OF_RE = re.compile(
 # Words only insurance wordings use decide alone; words other texts use too ("claim", "cover") need a second cue.
 _INSURANCE_RE = re.compile(
     r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre-?existing"
-    r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield)\b",
+    r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield"
+    r"|grace period|free[- ]look)\b",
     re.I,
 )
 _INSURANCE_WEAK_RE = re.compile(

@@ -26,6 +26,8 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     analysis = analyse(state["question"])
     cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS
     blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect, cap)
+    if state.get("ask_back"):  # a patient named ambiguously: no record answers until the user says which one
+        blocks = []
 
     def emit(piece: str) -> None:
         runtime.stream_writer({"token": piece})
@@ -41,6 +43,8 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
         emit,
     )
     result, blocks = grounded.result, grounded.blocks
+    if state.get("ask_back"):
+        result.detail = state["ask_back"]
     notes = f"; sanitised: {', '.join(sorted(set(result.sanitised)))}" if result.sanitised else ""
     if result.removed_citations:
         notes += f"; removed unknown citations {', '.join(result.removed_citations)}"

@@ -40,4 +40,4 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
         candidates = retriever.retrieve(question, scope.filters, pool, options, named)
         note = f"mode {context.retrieval_mode}"
     trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {scope.note + '; ' if scope.note else ''}{note})"
-    return {"query": question, "candidates": candidates, "trace": [trace]}
+    return {"query": question, "candidates": candidates, "ask_back": scope.ask_back, "trace": [trace]}

@@ -33,6 +33,7 @@ class Scope:
     filters: dict[str, Any]
     patients: tuple[Patient, ...] = ()
     note: str = ""
+    ask_back: str = ""  # the question names a patient ambiguously: what the user should say instead
 
 
 class PatientDirectory:
@@ -85,18 +86,36 @@ _TITLED_RE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Master)\.?\s+((?:[A-Z][\w'â€
 _POSSESSIVE_RE = re.compile(r"\b((?:[A-Z][\w-]*\s+)*[A-Z][\w-]*)['â€™]s\b")
 
 
-def by_family_name(question: str, patients: list[Patient]) -> list[Patient]:
-    """The patient a title or possessive names by family name, when exactly one patient bears it: a family
-    name several patients share names none of them (the question is answered as if it named nobody), and a
-    first name alone never scopes ("Grace" is also a grace period)."""
+def _family_named(question: str, patients: list[Patient]) -> tuple[str, list[Patient]]:
+    """The family name a title or possessive gives ("Mrs Da Silva" -> "Da Silva") and the patients bearing it."""
     for match in [*_TITLED_RE.finditer(question), *_POSSESSIVE_RE.finditer(question)]:
         tokens = match.group(1).split()
         for start in range(len(tokens)):  # "Dear Mrs Da Silva" -> "Da Silva", then "Silva"
-            family = " ".join(tokens[start:]).lower()
-            bearing = [p for p in patients if f" {p.name.lower()}".endswith(f" {family}")]
+            family = " ".join(tokens[start:])
+            bearing = [p for p in patients if f" {p.name.lower()}".endswith(f" {family.lower()}")]
             if bearing:
-                return bearing if len(bearing) == 1 else []
-    return []
+                return family, bearing
+    return "", []
+
+
+def by_family_name(question: str, patients: list[Patient]) -> list[Patient]:
+    """The patient a title or possessive names by family name, when exactly one patient bears it: a family
+    name several patients share names none of them (see `which_patient`), and a first name alone never
+    scopes ("Grace" is also a grace period)."""
+    _, bearing = _family_named(question, patients)
+    return bearing if len(bearing) == 1 else []
+
+
+def which_patient(question: str, patients: list[Patient]) -> str:
+    """What to ask back when the question gives a family name several patients share: how many share it, not
+    who they are."""
+    family, bearing = _family_named(question, patients)
+    if len(bearing) < 2:
+        return ""
+    return (
+        f"{len(bearing)} patients have the family name {family}: name the patient by full name, patient id or "
+        "NHS number"
+    )
 
 
 def scope_for(question: str, filters: dict[str, Any], store: VectorStore, directory: PatientDirectory) -> Scope:
@@ -107,6 +126,9 @@ def scope_for(question: str, filters: dict[str, Any], store: VectorStore, direct
         note = f"two patients named {patients[0].name}: " if len(patients) > 1 and len(names) == 1 else ""
         note += "scoped to " + ", ".join(f"{p.name} ({p.patient_id})" for p in patients)
         return Scope({**filters, "patient_id": [p.patient_id for p in patients]}, tuple(patients), note)
+    ask_back = which_patient(question, directory.patients(store))
+    if ask_back:  # none of their records is searched: the answer is the question back
+        return Scope({**filters, "!document_type": ["patient_record"]}, note=ask_back, ask_back=ask_back)
     if "collection" in filters:
         return Scope(filters)
     domain = analyse(question).domain

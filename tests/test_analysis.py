@@ -113,3 +113,8 @@ def test_a_question_opening_with_an_auxiliary_is_yes_no_whatever_its_subject():
         "yes_no"
     )
     assert analyse("Are dentures covered?").answer_type == "yes_no"
+
+
+def test_grace_and_free_look_periods_are_insurance_words():
+    assert analyse("What is the grace period?").domain == "insurance"
+    assert analyse("How long is the free look period?").domain == "insurance"

@@ -20,7 +20,7 @@ from nodes.retrieve import retrieve
 from retrieval.grading import ChunkGrade, apply_grades, grade_all
 from retrieval.resources import Resources
 from retrieval.search import RetrievalOptions
-from tests.conftest import CORPUS, ingest_into, make_settings, seed_vector_cache
+from tests.conftest import CORPUS, ingest_into, make_settings, run_graph, seed_vector_cache
 
 GOVERNANCE = CORPUS / "health_governance"
 BREACH_LOG = (
@@ -250,6 +250,14 @@ def test_first_and_family_name_without_the_middle_name_scopes_to_that_patient(ma
     assert {e.metadata.get("patient_id") for e in evidence} == {"pat-0013"}
 
 
-def test_a_family_name_several_patients_share_scopes_to_nobody(make_services):
-    _, trace = graph_evidence(make_services(), "What allergies does Mr Da Silva have?")
-    assert "scoped to" not in trace  # which of them is meant is not guessed
+def test_a_family_name_several_patients_share_is_asked_back_and_no_record_is_searched(make_services):
+    services = make_services()
+    question = "What allergies does Mr Da Silva have?"
+    evidence, trace = graph_evidence(services, question)
+    assert "4 patients have the family name Da Silva" in trace  # which of them is meant is not guessed
+    assert all(e.document_type != "patient_record" for e in evidence)
+    record = run_graph(question, services, allow_web=False)
+    assert record.status == "refused" and record.status_detail == (
+        "4 patients have the family name Da Silva: name the patient by full name, patient id or NHS number"
+    )
+    assert all(e.document_type != "patient_record" for e in record.evidence) and "pat-" not in record.answer
