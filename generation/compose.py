@@ -221,11 +221,11 @@ def _heading(block: Evidence) -> str:
     return f"{block.text.split(chr(10), 1)[0]} {block.metadata.get('benefit_name') or ''}"
 
 
-def policy_subject(question: str, analysis: QuestionAnalysis) -> set[str]:
-    """For a question about an insurance wording, what it is about without the words of the kind of answer
-    ("pre-existing disease" in "What is the waiting period for pre-existing diseases?"): a clause about
-    another subject's waiting period does not answer it."""
-    if analysis.domain != "insurance":
+def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> set[str]:
+    """For a question about an insurance wording (by its words, or by the clauses it is answered from), what
+    it is about without the words of the kind of answer ("pre-existing disease" in "What is the waiting
+    period for pre-existing diseases?"): a clause about another subject's waiting period does not answer it."""
+    if analysis.domain != "insurance" and not any(b.document_type == "policy_wording" for b in blocks):
         return set()
     return content_terms(question) - _COVER_QUESTION_WORDS - _ANSWER_TYPE_WORDS
 
@@ -263,10 +263,14 @@ def lead_option(
     return best
 
 
-def following(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> list[Option]:
+def following(
+    lead: Option, candidates: list[Option], blocks: list[Evidence], subject: set[str] | None = None
+) -> list[Option]:
     """Up to two statements of the lead's own provision that support the question: first those next to it
     in the same paragraph (the conditions, exceptions and extensions that change the answer), then the
-    provision's other paragraphs. A lead-in quoted with its points is complete on its own."""
+    provision's other paragraphs. A lead-in quoted with its points is complete on its own. For a policy
+    question, a statement of another clause (or another line of a table of benefits, one benefit per line)
+    follows only when it names something of the question's subject."""
     if lead.statement.points:
         return []
     home = blocks[lead.block]
@@ -288,6 +292,9 @@ def following(lead: Option, candidates: list[Option], blocks: list[Evidence]) ->
             continue
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
             continue
+        table = block.metadata.get("section_key") == "table_of_benefits"
+        if subject and (table or not same_block) and not subject & set(words(option.statement.whole)):
+            continue  # another clause, or another line of a table, is about another benefit
         if option.statement.lead_in == lead.statement.text or option.statement.text == lead.statement.text:
             continue  # already quoted with its lead-in
         if needs_antecedent(option.statement.text) and not any(
@@ -412,7 +419,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         return " ".join(from_records)
     candidates = options(question, analysis, blocks, embed)
     asked = asked_about(question, analysis)
-    subject = policy_subject(question, analysis)
+    subject = policy_subject(question, analysis, blocks)
     first = lead = lead_option(candidates, blocks, asked, subject)
     if first is None:
         return REFUSAL
@@ -426,7 +433,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         lead = lead_option(remaining, blocks, asked, subject)
     lead = lead or first  # nothing else answers: the statement stands as the source has it
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
-    rest = [o for o in following(lead, candidates, blocks) if o is not antecedent]
+    rest = [o for o in following(lead, candidates, blocks, subject) if o is not antecedent]
     chosen = steps or [*([antecedent] if antecedent else []), lead, *rest]
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS

@@ -218,13 +218,22 @@ def _leftover(clause: Evidence, others: list[Evidence], verdict: str) -> Compare
     answer covers its subject; not shown when it only defines a term of a point the other clause already
     states (a definition and an operative clause are never the same point); one-sided when nothing on the
     other side shares its subject."""
-    same = [(_pair_score(clause, o), k) for k, o in enumerate(others) if _topic(clause) & _topic(o)]
+    same = [(_pair_score(clause, o), k) for k, o in enumerate(others) if _same_subject(clause, o)]
     if not same:
         return _one_sided(clause, verdict)
-    score, k = max(same)
-    if not score:
+    _, k = max(same)
+    if _defines(clause) != _defines(others[k]):
         return None
     return _point(clause, others[k]) if verdict == "only_a" else _point(others[k], clause)
+
+
+def _same_subject(clause: Evidence, other: Evidence) -> bool:
+    """Their names share a subject word, or one is a table of benefits with a line naming the other's subject."""
+    if _topic(clause) & _topic(other):
+        return True
+    table, named = (clause, other) if _is_table(clause) else (other, clause)
+    topic = _topic(named)
+    return _is_table(table) and bool(topic) and any(topic <= set(words(line)) for line in table.text.splitlines())
 
 
 def _one_sided(clause: Evidence, verdict: str) -> ComparePoint:

@@ -239,3 +239,23 @@ def test_for_a_policy_question_the_clause_headed_by_its_subject_leads():
     )
     answer = compose("What is the waiting period for pre-existing diseases under the rider?", [specified, ped], None)
     assert "36 months" in answer.split("[Source")[0] and answer.split("[Source ")[1].startswith("2]"), answer
+
+
+def test_a_policy_answer_does_not_follow_with_another_benefit_s_line_or_clause():
+    table = block(
+        "3.10 Table of Benefits\nCataract Surgery (Clause 3.1.2): Rs. 60,000 per eye.\n"
+        "Room Rent and ICU Charges (Clause 3.1.1): no sub-limit, as charged by the Hospital.\n"
+        "Hospital Daily Cash Benefit (Clause 3.4): Rs. 1,500 per day, maximum 45 days.",
+        "Rider cl. 3.10",
+        document_type="policy_wording",
+        metadata={"section_key": "table_of_benefits"},
+    )
+    cash = block(
+        "3.4 Hospital Daily Cash\nThe Company will pay Rs. 1,500 per day of Hospitalisation, for at most 45 days.",
+        "Rider cl. 3.4",
+        document_type="policy_wording",
+        metadata={"section_key": "benefits"},
+    )
+    answer = compose("What is the limit for cataract surgery on the rider?", [table, cash], None)
+    assert answer.startswith("Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye [Source 1]."), answer
+    assert "Room Rent" not in answer and "1,500" not in answer

@@ -1027,3 +1027,23 @@ def test_asked_whether_something_is_covered_an_exclusion_naming_it_leads(make_se
     )
     assert out.citations and out.citations[0].citation == f"{INDIVIDUAL} cl. 5.12", out.answer
     assert "excludes Refractive Error (Excl15)" in out.answer and out.coverage_type == "not_covered"
+
+
+def test_a_table_of_benefits_line_on_a_compared_benefit_is_compared_too_not_shown_as_one_sided():
+    individual = rider_clause(
+        "3.1.2", "Cataract Surgery", "Up to 25% of Sum Insured or Rs. 40,000 per eye.", "benefits"
+    )
+    group = rider_clause("3.1.2", "Cataract Surgery", "Payable as per the Table of Benefits.", "benefits", "b")
+    table = rider_clause(
+        "3.10",
+        "Table of Benefits",
+        "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye.\nRoad Ambulance (Clause 3.6): Rs. 3,000.",
+        "table_of_benefits",
+        "b",
+    )
+    points = align([individual], [group, table])
+    assert [(p.point, p.verdict, p.b.citation) for p in points] == [
+        ("Cataract Surgery", "different", "b cl. 3.1.2"),
+        ("Cataract Surgery", "different", "b cl. 3.10"),
+    ]
+    assert points[1].b.values == ["Rs. 60,000"]

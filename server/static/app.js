@@ -672,7 +672,8 @@ function verdictLine(point, labels) {
 
 // One line: what differs, what is the same, what only one wording has.
 function summaryLine(points, labels) {
-  const names = (verdict) => points.filter((p) => p.verdict === verdict).map((p) => p.point);
+  // a point compared on two clauses (a benefit's clause and its Table of Benefits line) is named once
+  const names = (verdict) => [...new Set(points.filter((p) => p.verdict === verdict).map((p) => p.point))];
   const [different, same] = [names("different"), names("same")];
   const parts = [];
   if (different.length) parts.push(`${different.join(", ")} ${different.length > 1 ? "differ" : "differs"}`);
