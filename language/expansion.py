@@ -76,7 +76,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(research|study|studies|clinical trial)\b", "scientific research purposes safeguards"),
     (r"\b(unconscious|emergency|life[- ]threatening|a&e)\b", "vital interests incapable of giving consent"),
     (r"\b(child|children|kid|teenager|under 16|minor)\b", "child parental responsibility"),
-    (r"\b(hide|restrict|limit|block) (access|who can see)\b|\bhide\b", "restrict access"),
+    (
+        r"\b(hide|restrict|limit|block) (access|who can see)\b|\bhide\b"
+        r"|\bstop (some |certain |other )?(doctors|people|staff|professionals|clinicians) (from )?(seeing|accessing)\b",
+        "restrict access",
+    ),
     (r"\bopt[- ]?out\b", "opt out"),
     (
         r"\b(tell|inform|notify|let \w+ know)\b.*\b(patients?|people|individuals?|data subjects?)\b",
@@ -144,7 +148,19 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|outside (europe|the eu))\b",
         "territorial scope not established in the Union offering of goods or services monitoring of behaviour",
     ),
-    (r"\b(my family'?s?|for myself|personal use|household)\b", "purely personal or household activity"),
+    (
+        r"\b(my family'?s?|for myself|personal use|household|at home|personal (address book|diary|contacts))\b",
+        "purely personal or household activity",
+    ),
+    (
+        r"\b(to treat|treat(ing)? (me|them|him|her|patients?)|provid(e|ing) (my |their )?care|direct care"
+        r"|medical care|diagnos(e|is|ing))\b",
+        "medical diagnosis provision of health or social care or treatment",
+    ),
+    (
+        r"\bwho (has |have |had )?(looked|accessed|seen|viewed|opened)\b|\baccess (logs?|history)\b",
+        "information on the healthcare providers and health professionals that have accessed their data",
+    ),
     (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),
     (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),
     (r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b", "free of charge reasonable fee"),
