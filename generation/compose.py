@@ -52,6 +52,12 @@ CUE_FOLLOW_SUPPORT = 0.2  # a nearby statement carrying the asked-for fact (an e
 POSITION_PRIOR = 0.01  # per statement: a provision says its main rule first
 META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what it provides
 META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary"})
+# ... unless the question asks about the text itself: its history, scope, source or status
+_META_QUESTION_RE = re.compile(
+    r"\b(histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
+    r"|scope|appl(y|ies) to|source|background|status|in force|replaced)\b",
+    re.I,
+)
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
 CONFIDENCE_WEIGHT = 0.2  # the grader's view of the whole chunk
 DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
@@ -420,6 +426,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     candidates = options(question, analysis, blocks, embed)
     asked = asked_about(question, analysis)
     subject = policy_subject(question, analysis, blocks)
+    if not _META_QUESTION_RE.search(question):  # "History: ...", "Scope: ..." say what a text is, not what it says
+        candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
     first = lead = lead_option(candidates, blocks, asked, subject)
     if first is None:
         return REFUSAL

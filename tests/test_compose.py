@@ -259,3 +259,21 @@ def test_a_policy_answer_does_not_follow_with_another_benefit_s_line_or_clause()
     answer = compose("What is the limit for cataract surgery on the rider?", [table, cash], None)
     assert answer.startswith("Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye [Source 1]."), answer
     assert "Room Rent" not in answer and "1,500" not in answer
+
+
+PRINCIPLE = (
+    "Principle 4 - Access on a strict need-to-know basis\n\n"
+    "Only those who need access should have it, and then only to the items that they need to see.\n\n"
+    'History: the 1997 Caldicott Report read "Access to confidential information should be on a strict need-to-know '
+    'basis".'
+)
+
+
+def test_a_history_or_scope_note_does_not_lead_unless_the_question_asks_about_it():
+    blocks = [block(PRINCIPLE, "Caldicott Principle 4", authority="guidance")]
+    answer = compose(
+        "Who should have access to confidential information under the need-to-know principle?", blocks, None
+    )
+    assert answer.startswith("Only those who need access should have it"), answer
+    history = compose("What did the 1997 Caldicott Report say about need-to-know access?", blocks, None)
+    assert "1997 Caldicott Report" in history.split(" [Source 1]")[0], history
