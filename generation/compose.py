@@ -95,6 +95,12 @@ _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than
 _MODAL_VERB_RE = re.compile(
     r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(\s+be(?:\s+able\s+to)?|\s+have\s+to)?\s+([a-z]+)", re.I
 )
+# "shall have the right to withdraw", "has the right to obtain": a right is a permission of its verb (the groups
+# line up with _MODAL_VERB_RE's: modal, negation, filler, verb)
+_RIGHT_TO_RE = re.compile(
+    r"\b(shall|has|have|will|is|are)(\s+not|n't)?(\s+(?:have\s+)?(?:the\s+)?right\s+to|\s+entitled\s+to)\s+([a-z]+)",
+    re.I,
+)
 # an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
 _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admissible)\b", re.I)
 _EXCLUSION_CODE_RE = re.compile(r"\bexcl\s*0*\d+\b", re.I)
@@ -406,9 +412,10 @@ def _join_points(points: tuple[str, ...]) -> str:
 
 def yes_no_opener(question: str, text: str) -> str:
     """'Yes: ' or 'No: ' when the statement says whether the very act the question asks about may or must
-    happen ("Does the GDPR apply ...?" / "This Regulation does not apply ..."); '' otherwise."""
+    happen ("Does the GDPR apply ...?" / "This Regulation does not apply ...", "Can I withdraw ...?" / "...
+    shall have the right to withdraw ..."); '' otherwise."""
     asked = set(words(question))
-    for match in _MODAL_VERB_RE.finditer(text):
+    for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))
         if verb and verb[0] in asked:
             negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))

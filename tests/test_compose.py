@@ -277,3 +277,12 @@ def test_a_history_or_scope_note_does_not_lead_unless_the_question_asks_about_it
     assert answer.startswith("Only those who need access should have it"), answer
     history = compose("What did the 1997 Caldicott Report say about need-to-know access?", blocks, None)
     assert "1997 Caldicott Report" in history.split(" [Source 1]")[0], history
+
+
+def test_a_right_to_the_asked_act_answers_yes():
+    withdraw = "The data subject shall have the right to withdraw his or her consent at any time."
+    assert yes_no_opener("Can I withdraw my consent later?", withdraw) == "Yes: "
+    assert yes_no_opener("Can I object to direct marketing?", "The data subject has the right to object.") == "Yes: "
+    assert yes_no_opener("Can I object to direct marketing?", "The data subject has the right to erasure.") == ""
+    answer = compose("Can I withdraw my consent later?", [block(withdraw, "GDPR Art. 7(3)")], None)
+    assert answer.startswith("Yes: the data subject shall have the right to withdraw"), answer
