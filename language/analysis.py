@@ -68,7 +68,8 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments)\b|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
-        r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover)\b",
+        r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover)\b"
+        r"|\bwhat (has|have|needs?|must) (to )?(be|go) (in|into|included in|set out in)\b",
     ),
     (
         "amount",

@@ -20,6 +20,7 @@ from language.analysis import analyse, question_sentence
         ("What counts as data concerning health?", "definition"),
         ("What does Article 46(2)(c) GDPR provide?", "definition"),
         ("What has to go into a breach notification?", "list"),
+        ("What has to be in the contract with our processor?", "list"),
         ("What long-term conditions does pat-0045 have?", "list"),
         ("What's Lucy Roberts on?", "list"),
         ("Who enforces patients' rights under the EHDS?", "who"),
