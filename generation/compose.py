@@ -457,7 +457,10 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if number and len(text.split()) > budget:
             break
         if number == 0 and analysis.answer_type == "yes_no":
-            opener = yes_no_opener(question, render(lead.statement, blocks[lead.block]))
+            lead_text = render(lead.statement, blocks[lead.block])
+            # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no
+            about = not subject or subject <= set(words(f"{lead_text} {_heading(blocks[lead.block])}"))
+            opener = yes_no_opener(question, lead_text) if about else ""
             text = f"{opener}{text[0].lower()}{text[1:]}" if opener and not text[:2].isupper() else f"{opener}{text}"
         budget -= len(text.split())
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")

@@ -26,16 +26,19 @@ KINDS = {
     "Allergies and intolerances": ("allergy", "allergies", "allergic", "intolerance", "intolerances", "reaction"),
     "Encounters": ("encounter", "encounters", "visit", "visits", "appointment", "appointments", "admission", "seen"),
 }
-_TAKING_RE = re.compile(r"\b(is|are|was|were|'s) (\w+ ){0,3}on\b|\b(taking|takes|take)\b", re.I)  # "what's Lucy on?"
+_TAKES_RE = re.compile(r"\b(taking|takes|take)\b", re.I)
+_TAKING_RE = re.compile(rf"\b(is|are|was|were|'s) (\w+ ){{0,3}}on\b|{_TAKES_RE.pattern}", re.I)  # "what's Lucy on?"
 
 
-def kind_asked(question: str, analysis: QuestionAnalysis) -> str | None:
-    """The record section the question asks about, from its words ("what's she on?" -> Medications)."""
+def kinds_asked(question: str, analysis: QuestionAnalysis) -> list[str]:
+    """The record sections the question asks about, from its words ("what's she on?" -> Medications;
+    "allergies, and what is she taking?" -> both)."""
     asked = set(re.findall(r"[a-z]+", question.lower())) | ({analysis.list_of} if analysis.list_of else set())
-    for section, names in KINDS.items():
-        if asked & set(names):
-            return section
-    return "Medications" if _TAKING_RE.search(question) else None
+    found = [section for section, names in KINDS.items() if asked & set(names)]
+    taking = _TAKES_RE.search(question) or (not found and _TAKING_RE.search(question))  # "are listed on my record"
+    if taking and "Medications" not in found:
+        found.append("Medications")
+    return found
 
 
 def _items(block: Evidence) -> list[str]:
@@ -50,10 +53,10 @@ def _who(block: Evidence) -> str:
 
 def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
     """Every item of the asked kind for each patient of the blocks, one sentence per patient."""
-    kind = kind_asked(question, analysis)
+    kinds = kinds_asked(question, analysis)
     by_patient: dict[str, list[int]] = defaultdict(list)
     for index, block in enumerate(blocks):
-        if block.authority == "record" and (kind is None or block.section == kind):
+        if block.authority == "record" and (not kinds or block.section in kinds):
             by_patient[str(block.metadata.get("patient_id"))].append(index)
     sentences = []
     names = [blocks[indexes[0]].metadata.get("patient_name") for indexes in by_patient.values()]
@@ -71,7 +74,7 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
                 listed = "; ".join(items)
                 count = f"{len(items)} recorded {what}" if len(items) > 1 else f"one recorded entry under {what}"
                 sentences.append(f"{_who(block)} has {count}: {listed} [Source {index + 1}].")
-            elif kind is None and block.text:
+            elif not kinds and block.text:
                 first = next((s.text for s in statements(block.text) if not s.heading), block.text)
                 sentences.append(f"{first.rstrip('.')} [Source {index + 1}].")
     return sentences
@@ -81,11 +84,11 @@ def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
     """For "which patients have X": each patient whose record of the asked kind has an item about X, with that
     item, once per patient (a condition's record before the encounters that mention it)."""
     wanted = content_terms(question) - {"patient", "patients", "record", "records"}
-    kind = kind_asked(question, analysis)
+    kinds = kinds_asked(question, analysis)
     found, named = [], set()
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
         patient = block.metadata.get("patient_id")
-        if block.authority != "record" or patient in named or (kind and block.section != kind):
+        if block.authority != "record" or patient in named or (kinds and block.section not in kinds):
             continue
         matching = [item for item in _items(block) if wanted & set(words(item))]
         if matching:
@@ -102,6 +105,6 @@ def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evid
         return []
     if analysis.across_patients:
         return patients_with(question, analysis, blocks)
-    if analysis.answer_type in ("list", "explanation") or kind_asked(question, analysis):
+    if analysis.answer_type in ("list", "explanation") or kinds_asked(question, analysis):
         return one_patient_each(question, analysis, blocks)
     return []

@@ -131,6 +131,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(races? cars?|racing cars?|car racing|motor ?sports?|rally driving)\b", "motor racing hazardous sports"),
     (r"\b(complain\w*|unhappy|not happy|dissatisfied)\b", "grievance redressal complaint ombudsman"),
     (r"\b(laser eye|lasik|glasses|spectacles|contact lenses|short-?sighted|long-?sighted)\b", "refractive error"),
+    (r"\b(knee|hip|shoulder|elbow|ankle) replacements?\b", "joint replacement"),
     (r"\b(before (i|they|he|she) joined|diagnosed before|existing condition)\b", "pre-existing disease"),
     (r"\b(having a baby|give birth|giving birth|childbirth|pregnan\w*)\b", "maternity delivery"),
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
@@ -172,6 +173,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "without undue delay not later than within time limit",
     ),
     (r"\bwho (do|does|must|should) (i|we|they|you|he|she|it) (have to |need to )?(tell|inform|notify)\b", "notify"),
+    # record questions: "what is she taking?", "what's he on?" ask for the medication record
+    (r"\bwhat('s| is| are) (she|he|they|the patient|\w+) (taking|on)\b", "medications"),
     # record questions: a drug class to its members (general pharmacology, the BNF's classes), never to
     # the medicines a particular record happens to hold
     (

@@ -206,7 +206,9 @@ def test_a_statement_that_points_back_is_quoted_after_what_it_points_at():
         None,
     )
     first, _, rest = answer.partition(" [Source 1]. ")
-    assert first.endswith("the Insured may opt for Optional Co-payment of 20%, with discount in premium"), answer
+    assert first.lower().endswith("the insured may opt for optional co-payment of 20%, with discount in premium"), (
+        answer
+    )
     assert rest.startswith("In such cases, each admissible claim"), answer
     assert fragments(answer) == []
 
@@ -286,3 +288,16 @@ def test_a_right_to_the_asked_act_answers_yes():
     assert yes_no_opener("Can I object to direct marketing?", "The data subject has the right to erasure.") == ""
     answer = compose("Can I withdraw my consent later?", [block(withdraw, "GDPR Art. 7(3)")], None)
     assert answer.startswith("Yes: the data subject shall have the right to withdraw"), answer
+
+
+def test_a_policy_clause_about_another_benefit_gets_no_yes():
+    critical = block(
+        "3.9 Critical Illness\nIf an Insured Person is first diagnosed with a Critical Illness, the Company will pay "
+        "100% of the Critical Illness Sum Insured as a lump sum.",
+        "Rider cl. 3.9",
+        document_type="policy_wording",
+        metadata={"section_key": "benefits"},
+    )
+    answer = compose("Will the insurer pay the Sum Insured for my knee replacement?", [critical], None)
+    assert answer.startswith("If an Insured Person is first diagnosed with a Critical Illness"), answer
+    assert yes_no_opener("Will the rider pay for it?", critical.text) == "Yes: "  # the clause alone would say yes

@@ -177,3 +177,11 @@ def test_a_question_about_nhs_numbers_in_general_is_not_answered_from_a_patient_
     assert record.status == "answered"
     assert record.citations and all(not c.citation.startswith("Patient ") for c in record.citations), record.answer
     assert "pat-" not in record.answer
+
+
+def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
+    record = run_graph("What allergies does Mrs Okafor have, and what is she taking?", make_services(), allow_web=False)
+    assert record.answer == (
+        "No allergies and intolerances are recorded for Joan Okafor (pat-0001) [Source 1]. "
+        "No medications are recorded for Joan Okafor (pat-0001) [Source 2]."
+    )
