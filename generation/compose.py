@@ -63,9 +63,11 @@ CONFIDENCE_WEIGHT = 0.2  # the grader's view of the whole chunk
 DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
 NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure"})  # ("pseudonymisation definition" is "explanation")
 
+_TENS = r"(twenty|thirty|forty|fifty|sixty)[ -](one|two|three|four|five|six|seven|eight|nine)"
+# "72 hours", "seventy-two hours", "36 (thirty six) months", "thirty six (36) months"
 _PERIOD = (
-    r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|sixty|ninety"
-    r"|seventy-two|twenty-four|forty-five)[- ](hours?|days?|weeks?|months?|years?)\b"
+    rf"\b(\d+|{_TENS}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|sixty|ninety"
+    r"|seventy-two|twenty-four|forty-five)(\s*\([^)]{1,20}\))?[- ](hours?|days?|weeks?|months?|years?)\b"
 )
 _CUES: dict[str, re.Pattern[str]] = {
     "deadline": re.compile(
@@ -261,8 +263,13 @@ def lead_option(
         return supported and _names_asked(asked or set(), option, blocks[option.block])
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
-    if subject:  # a clause whose heading names the subject answers before one that mentions it in passing
-        naming = [o for o in ranked if subject <= set(words(_heading(blocks[o.block]))) and not _defines(o, blocks)]
+    if subject:  # a clause whose heading names the subject answers before one that mentions it in passing ...
+        cued = any(o.cue for o in ranked)  # ... when it states the kind of fact asked (a period, an amount)
+        naming = [
+            o
+            for o in ranked
+            if subject <= set(words(_heading(blocks[o.block]))) and not _defines(o, blocks) and (o.cue or not cued)
+        ]
         ranked = naming or ranked
     if not ranked:
         return None
