@@ -496,8 +496,8 @@ def test_compare_two_wordings(browser_page):
     assert seen["progress"] == ["Reading the Group and Individual wordings and comparing them point by point…"]
     assert seen["placeholder"]
 
-    # the group answers from its cataract clause and its Table of Benefits line: both are compared with the
-    # individual's cataract clause, one point named after the benefit (not the table), named once
+    # the group answers from its Table of Benefits line (the amount) and its cataract clause: both are compared
+    # with the individual's cataract clause, one point named after the benefit (not the table), named once
     assert page.inner_text("#compare-summary") == "Cataract Surgery differs."
     assert page.inner_text("#side-a h3") == "Group" and page.inner_text("#side-b h3") == "Individual"
     points = page.inner_text("#points")
@@ -518,8 +518,8 @@ def test_compare_two_wordings(browser_page):
         assert active(page, "e => e.classList.contains('cite')")
 
     page.locator("#points .source-link").first.click()
-    assert page.inner_text("#clause-title") == "CareShield Rider (Group) cl. 3.1.2"
-    assert "payable as per the Table of Benefits" in page.inner_text("#clause-text mark.quoted")
+    assert page.inner_text("#clause-title") == "CareShield Rider (Group) cl. 3.10"  # the amount leads
+    assert "Rs. 60,000 per eye" in page.inner_text("#clause-text mark.quoted")
     page.keyboard.press("Escape")
 
     a, b = box(page, "#side-a"), box(page, "#side-b")
