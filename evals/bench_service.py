@@ -35,7 +35,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -49,7 +48,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a model download attempt fails f
 
 from core.settings import REPO_ROOT, Settings  # noqa: E402
 from evals.bench_index import store_in_subprocess  # noqa: E402
-from evals.service_process import free_port, stop  # noqa: E402
+from evals.service_process import free_port, launch, stop  # noqa: E402
 
 RESULTS_DIR = REPO_ROOT / "evals" / "results"
 CORPUS = REPO_ROOT / "corpus"
@@ -410,38 +409,17 @@ class Service:
     def __init__(self, env: dict[str, str], workdir: Path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.lines: list[str] = []
-        self.ready = threading.Event()
-        self.ready_s: float | None = None
-        self.started = time.perf_counter()
         # cwd is a scratch folder so that no .env of the repository is read by the service
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=workdir,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        threading.Thread(target=self._watch, daemon=True).start()
-
-    def _watch(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
-            if "Uvicorn running on" in line and not self.ready.is_set():  # bound and listening
-                self.ready_s = time.perf_counter() - self.started
-                self.ready.set()
-        self.ready.set()
+        command = [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        self.launched = launch(command, env, workdir)
 
     def wait_ready(self) -> None:
-        if not self.ready.wait(START_TIMEOUT_S) or self.process.poll() is not None:
+        if not self.launched.ready.wait(START_TIMEOUT_S) or self.launched.process.poll() is not None:
             self.stop()
-            raise RuntimeError("the service did not start:\n" + "".join(self.lines[-30:]))
+            raise RuntimeError("the service did not start:\n" + "".join(self.launched.lines[-30:]))
 
     def stop(self) -> None:
-        stop(self.process)
+        stop(self.launched.process)
 
 
 def post_query(client: Any, q: Question) -> tuple[float, dict[str, Any]]:
@@ -539,28 +517,29 @@ def cold_start_once(env: dict[str, str], workdir: Path) -> dict[str, Any]:
     try:
         health_s = None
         with httpx.Client(base_url=service.url, timeout=300) as client:
-            deadline = service.started + START_TIMEOUT_S
-            while time.perf_counter() < deadline and service.process.poll() is None:
+            started = service.launched.started
+            deadline = started + START_TIMEOUT_S
+            while time.perf_counter() < deadline and service.launched.process.poll() is None:
                 try:
                     health = client.get("/health", timeout=5)
                     if health.status_code == 200:
-                        health_s = time.perf_counter() - service.started
+                        health_s = time.perf_counter() - started
                         model_loaded = health.json()["models"]["loaded"]
                         break
                 except httpx.TransportError:
                     pass
                 time.sleep(0.02)
             if health_s is None:
-                raise RuntimeError("no /health reply:\n" + "".join(service.lines[-30:]))
+                raise RuntimeError("no /health reply:\n" + "".join(service.launched.lines[-30:]))
             reply = client.post("/query", json={"question": COLD_QUESTION})
-            query_s = time.perf_counter() - service.started
+            query_s = time.perf_counter() - started
             body = reply.json()
     finally:
         service.stop()
     return {
         "to_health_s": round(health_s, 2),
         "to_first_answer_s": round(query_s, 2),
-        "listening_logged_s": round(service.ready_s, 2) if service.ready_s else None,
+        "listening_logged_s": round(ready_s, 2) if (ready_s := service.launched.ready_s) else None,
         "model_loaded_at_first_health": model_loaded,
         "http_status": reply.status_code,
         "answer_status": body.get("status"),

@@ -10,6 +10,8 @@ import socket
 import subprocess
 import sys
 import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.settings import REPO_ROOT
@@ -26,34 +28,45 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@dataclass
+class Launched:
+    """A process started by `launch`: its output lines so far, and when it said it was ready."""
+
+    process: subprocess.Popen
+    lines: list[str] = field(default_factory=list)
+    ready: threading.Event = field(default_factory=threading.Event)  # also set when the process ends
+    started: float = field(default_factory=time.perf_counter)
+    ready_s: float | None = None  # seconds from launch to the ready line; None if it never came
+
+
+def launch(command: list[str], env: dict[str, str], cwd: Path = REPO_ROOT, ready_line: str = LISTENING) -> Launched:
+    """Start COMMAND in its own process group and watch its output for READY_LINE, without waiting."""
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
+    launched = Launched(process)
+
+    def watch() -> None:
+        for line in process.stdout or []:
+            launched.lines.append(line)
+            if ready_line in line and not launched.ready.is_set():
+                launched.ready_s = time.perf_counter() - launched.started
+                launched.ready.set()
+        launched.ready.set()  # the process ended: stop waiting
+
+    threading.Thread(target=watch, daemon=True).start()
+    return launched
+
+
 def start(
     args: list[str], env: dict[str, str], timeout_s: float, cwd: Path = REPO_ROOT
 ) -> tuple[subprocess.Popen, list[str]]:
     """Start `python -m cli.main ARGS` and wait until it listens (or ends); returns it with its output lines."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", *args],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def watch() -> None:
-        for line in process.stdout or []:
-            lines.append(line)
-            if LISTENING in line:
-                ready.set()
-        ready.set()  # the process ended: stop waiting
-
-    threading.Thread(target=watch, daemon=True).start()
-    if not ready.wait(timeout_s):
-        stop(process)
-        raise RuntimeError("the service did not start in time:\n" + "".join(lines[-40:]))
-    return process, lines
+    launched = launch([sys.executable, "-m", "cli.main", *args], env, cwd)
+    if not launched.ready.wait(timeout_s):
+        stop(launched.process)
+        raise RuntimeError("the service did not start in time:\n" + "".join(launched.lines[-40:]))
+    return launched.process, launched.lines
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -232,7 +232,9 @@ def _defines(option: Option, blocks: list[Evidence]) -> bool:
 
 
 def _heading(block: Evidence) -> str:
-    return f"{block.text.split(chr(10), 1)[0]} {block.metadata.get('benefit_name') or ''}"
+    """A clause's first line and benefit name: what the clause is about."""
+    first_line = block.text.partition("\n")[0]
+    return f"{first_line} {block.metadata.get('benefit_name') or ''}"
 
 
 def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> set[str]:

@@ -722,17 +722,30 @@ def test_alignment_pairs_the_answering_clauses_and_compares_leftovers_on_the_sam
     assert len(pairs) == 3 and not any(p.verdict.startswith("only") for p in points)
 
 
+# the individual's cataract clause and the group's Table of Benefits, which states the group's cataract limit
+CATARACT = rider_clause("3.1.2", "Cataract Surgery", "Up to 25% of Sum Insured or Rs. 40,000 per eye.", "benefits")
+BENEFITS_TABLE = rider_clause(
+    "3.10",
+    "Table of Benefits",
+    "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye.\nRoad Ambulance (Clause 3.6): Rs. 3,000.",
+    "table_of_benefits",
+    "b",
+)
+
+
 def test_a_table_of_benefits_paired_with_one_benefit_states_that_benefit_s_values_only():
-    cataract = rider_clause("3.1.2", "Cataract Surgery", "Up to 25% of Sum Insured or Rs. 40,000 per eye.", "benefits")
-    table = rider_clause(
-        "3.10",
-        "Table of Benefits",
-        "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye.\nRoad Ambulance (Clause 3.6): Rs. 3,000.",
-        "table_of_benefits",
-        "b",
-    )
-    [point] = align([cataract], [table])
+    [point] = align([CATARACT], [BENEFITS_TABLE])
     assert point.b.values == ["Rs. 60,000"] and point.differing == ["25%", "Rs. 40,000", "Rs. 60,000"]
+
+
+def test_a_table_of_benefits_line_on_a_compared_benefit_is_compared_too_not_shown_as_one_sided():
+    group = rider_clause("3.1.2", "Cataract Surgery", "Payable as per the Table of Benefits.", "benefits", "b")
+    points = align([CATARACT], [group, BENEFITS_TABLE])
+    assert [(p.point, p.verdict, p.b.citation) for p in points] == [
+        ("Cataract Surgery", "different", "b cl. 3.1.2"),
+        ("Cataract Surgery", "different", "b cl. 3.10"),
+    ]
+    assert points[1].b.values == ["Rs. 60,000"]
 
 
 @pytest.mark.parametrize(
@@ -1027,23 +1040,3 @@ def test_asked_whether_something_is_covered_an_exclusion_naming_it_leads(make_se
     )
     assert out.citations and out.citations[0].citation == f"{INDIVIDUAL} cl. 5.12", out.answer
     assert "excludes Refractive Error (Excl15)" in out.answer and out.coverage_type == "not_covered"
-
-
-def test_a_table_of_benefits_line_on_a_compared_benefit_is_compared_too_not_shown_as_one_sided():
-    individual = rider_clause(
-        "3.1.2", "Cataract Surgery", "Up to 25% of Sum Insured or Rs. 40,000 per eye.", "benefits"
-    )
-    group = rider_clause("3.1.2", "Cataract Surgery", "Payable as per the Table of Benefits.", "benefits", "b")
-    table = rider_clause(
-        "3.10",
-        "Table of Benefits",
-        "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye.\nRoad Ambulance (Clause 3.6): Rs. 3,000.",
-        "table_of_benefits",
-        "b",
-    )
-    points = align([individual], [group, table])
-    assert [(p.point, p.verdict, p.b.citation) for p in points] == [
-        ("Cataract Surgery", "different", "b cl. 3.1.2"),
-        ("Cataract Surgery", "different", "b cl. 3.10"),
-    ]
-    assert points[1].b.values == ["Rs. 60,000"]

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import httpx
 import pytest
 
-from evals.service_process import free_port
-from tests.conftest import REPO_ROOT
+from evals.service_process import free_port, launch, stop
 
 pytestmark = pytest.mark.subprocess
 
@@ -32,33 +28,16 @@ def studio_server(shipped):
         "HF_HUB_OFFLINE": "1",
     }
     langgraph = Path(sys.executable).parent / "langgraph"
-    process = subprocess.Popen(
-        [str(langgraph), "dev", "--host", "127.0.0.1", "--port", str(free_port()), "--no-browser", "--no-reload"],
-        cwd=REPO_ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    found: dict[str, str] = {}
-    ready = threading.Event()
-
-    def watch() -> None:  # the server may move to another port: the real one is in its log
-        for line in process.stdout:
-            if match := API_LINE.search(line):
-                found["url"] = match.group(1)
-            if "Application started up" in line and "url" in found:
-                ready.set()
-        ready.set()  # the process ended: stop waiting
-
-    threading.Thread(target=watch, daemon=True).start()
+    command = [str(langgraph), "dev", "--host", "127.0.0.1", "--port", str(free_port()), "--no-browser", "--no-reload"]
+    launched = launch(command, env, ready_line="Application started up")
     try:
-        assert ready.wait(START_TIMEOUT_S) and "url" in found, "langgraph dev did not report its API address"
-        yield found["url"]
+        assert launched.ready.wait(START_TIMEOUT_S), "langgraph dev did not start"
+        # the server may move to another port: the real one is in its log, before the start-up line
+        urls = [match.group(1) for line in launched.lines if (match := API_LINE.search(line))]
+        assert urls, "langgraph dev did not report its API address:\n" + "".join(launched.lines[-30:])
+        yield urls[-1]
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        stop(launched.process)
 
 
 def test_studio_server_runs_the_graph(studio_server):
