@@ -20,6 +20,9 @@ _LEAD_IN_RE = re.compile(r":\s*$")
 # A title line: "Caldicott Principle 5 - Everyone with access ...", "Article 9(1) - Processing ...: prohibition" -
 # a name, a dash, a subject, and no full stop at the end.
 _TITLE_LINE_RE = re.compile(r"^[A-Z][^\n]{0,80}\s[-–—]\s[^\n]{1,120}[^.;:?!]$")
+# A title that states a rule ("... - Access to confidential information should be on a strict need-to-know basis",
+# "... - The duty to share information ... is as important as ..."): a principle's own wording, quotable.
+_RULE_TITLE_RE = re.compile(r"\b(should|must|shall|ought to)\b|^(the|every|everyone|each|all|no)\b.*\b(is|are)\b", re.I)
 _LABEL_RE = re.compile(r"^([A-Z][\w-]*(?: [\w-]+){0,2}):\s")  # "Scope: this is ...", "Transfer-degraded codes: where"
 # In text from PDFs a point's marker often ends the line before it ("... provided that: i.").
 _TRAILING_MARKER_RE = re.compile(r"\s(\(?(?:[ivx]{1,4}|[a-h])[.)])\s*$", re.I)
@@ -72,7 +75,11 @@ class _Builder:
             self.out[self.lead] = Statement(**{**lead_in.__dict__, "text": f"{lead_in.text} {text}"})
             self.lead = None
             return
-        heading = is_heading(text) or (line_start and _TITLE_LINE_RE.match(text) is not None)
+        title = line_start and _TITLE_LINE_RE.match(text) is not None
+        if title and _RULE_TITLE_RE.search(subject := re.split(r"\s[-–—]\s", text, maxsplit=1)[1]):
+            self.out.append(Statement(f"{subject}.", position=len(self.out), label="title"))
+            return
+        heading = is_heading(text) or title
         self.out.append(Statement(text, heading=heading, position=len(self.out), label=label))
         self.lead = len(self.out) - 1 if _LEAD_IN_RE.search(text) else None
 

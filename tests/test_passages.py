@@ -52,6 +52,16 @@ def test_titles_are_headings_and_paragraph_labels_are_kept():
     assert [s.label for s in parsed[1:]] == ["", "", "scope", "scope"]
 
 
+def test_a_title_that_states_a_rule_is_quotable_without_its_name():
+    duty = "Caldicott Principle 7 - The duty to share information is as important as the duty to protect confidentiality"
+    access = "Caldicott Principle 4 - Access to confidential information should be on a strict need-to-know basis"
+    for title in (duty, access):
+        [rule] = statements(title)
+        assert not rule.heading and rule.label == "title" and rule.text == f"{title.split(' - ', 1)[1]}."
+    [label] = statements("Article 53 - Purposes for which electronic health data can be processed for secondary use")
+    assert label.heading  # a noun phrase names the article; it states nothing
+
+
 def test_paragraph_numbers_are_stripped_but_numbered_points_inside_a_list_are_points():
     assert strip_number("1. In the case of a breach") == "In the case of a breach"
     assert strip_number("(15) ‘data concerning health’ means") == "‘data concerning health’ means"
