@@ -419,18 +419,54 @@ def _join_points(points: tuple[str, ...]) -> str:
     return " ".join(points)
 
 
+# Who a question or a statement is about, by kind: a person asking about themselves is the data subject, the
+# natural person or the insured person a provision speaks of; "we", a hospital or a trust is the controller,
+# processor or provider; a question about the GDPR or a rider is answered by what "this Regulation" or "the
+# Company" does.
+_PARTY_KINDS = {
+    "person": frozenset(
+        "i me my myself patient patients mum dad mother father child family person persons people individual "
+        "individuals subject subjects natural member members policyholder user users representative you".split()
+    ),
+    "organisation": frozenset(
+        "we us our hospital hospitals trust trusts clinic practice surgery gp organisation organisations "
+        "controller controllers processor processors provider providers holder holders company insurer "
+        "professional professionals doctor doctors".split()
+    ),
+    "instrument": frozenset("gdpr ehds regulation law rules rider policy wording scheme company insurer".split()),
+}
+_ADVERBS = frozenset("still often also only always never already usually generally then thus however not".split())
+_ONLY_RE = re.compile(r"^(?:\W*\w+){0,8}?\W+only\b", re.I)
+_CLAUSE_BREAK_RE = re.compile(r"[,;:]|\b(?:so that|where|when|if|unless|which|who)\b", re.I)
+
+
+def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
+    """The statement's subject (its words before the modal, within the clause) is who the question asks
+    about: the same words, or the same kind of party ("the data subject" for "I", "the controller" for
+    "the hospital", "this Regulation" for "the GDPR")."""
+    before = _CLAUSE_BREAK_RE.split(text[: match.start()])[-1]
+    if set(words(before)) & content_terms(question):
+        return True
+    subject, asked = set(re.findall(r"[a-z]+", before.lower())), set(re.findall(r"[a-z]+", question.lower()))
+    return any(subject & kind and asked & kind for kind in _PARTY_KINDS.values())
+
+
 def yes_no_opener(question: str, text: str) -> str:
     """'Yes: ' or 'No: ' when the statement says whether the very act the question asks about may or must
-    happen ("Does the GDPR apply ...?" / "This Regulation does not apply ...", "Can I withdraw ...?" / "...
-    shall have the right to withdraw ..."); '' otherwise."""
+    happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
+    "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
+    the statement allows only part of the act ("can download ... only non-personal data")."""
     asked = set(words(question))
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))
-        if verb and verb[0] in asked:
-            negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
-            if _CONDITION_RE.search(text):
-                return "Only in some cases: " if negative else "Yes, subject to conditions: "
-            return "No: " if negative else "Yes: "
+        if not verb or match.group(4).lower() in _ADVERBS or verb[0] not in asked or not _same_party(question, text, match):
+            continue
+        if _ONLY_RE.match(text[match.end() :]):
+            return ""
+        negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
+        if _CONDITION_RE.search(text):
+            return "Only in some cases: " if negative else "Yes, subject to conditions: "
+        return "No: " if negative else "Yes: "
     return ""
 
 

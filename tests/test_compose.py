@@ -290,6 +290,17 @@ def test_a_right_to_the_asked_act_answers_yes():
     assert answer.startswith("Yes: the data subject shall have the right to withdraw"), answer
 
 
+def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
+    authority = "Before the lists are adopted, the competent supervisory authority must apply the consistency mechanism."
+    assert yes_no_opener("Does the GDPR apply to us?", authority) == ""  # another party's act
+    anonymous = "Pseudonymised data are still personal data, while truly anonymous data are outside the GDPR."
+    assert yes_no_opener("Does the GDPR still apply if I anonymise the data?", anonymous) == ""  # 'still' is no verb
+    partly = "Health data users can download from the secure processing environment only non-personal data."
+    assert yes_no_opener("Can I download the individual-level records?", partly) == ""  # a part is not a yes
+    fee = "The controller may charge a reasonable fee."
+    assert yes_no_opener("Can our hospital charge a fee?", fee) == "Yes: "  # the hospital is the controller
+
+
 def test_a_policy_clause_about_another_benefit_gets_no_yes():
     critical = block(
         "3.9 Critical Illness\nIf an Insured Person is first diagnosed with a Critical Illness, the Company will pay "
