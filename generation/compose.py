@@ -64,10 +64,11 @@ DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how muc
 NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure"})  # ("pseudonymisation definition" is "explanation")
 
 _TENS = r"(twenty|thirty|forty|fifty|sixty)[ -](one|two|three|four|five|six|seven|eight|nine)"
-# "72 hours", "seventy-two hours", "36 (thirty six) months", "thirty six (36) months"
+# "72 hours", "seventy-two hours", "36 (thirty six) months", "thirty six (36) months", "three additional months"
 _PERIOD = (
     rf"\b(\d+|{_TENS}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|sixty|ninety"
-    r"|seventy-two|twenty-four|forty-five)(\s*\([^)]{1,20}\))?[- ](hours?|days?|weeks?|months?|years?)\b"
+    r"|seventy-two|twenty-four|forty-five)(\s*\([^)]{1,20}\))?[- ]((additional|further|consecutive|calendar|working"
+    r"|full|clear) )?(hours?|days?|weeks?|months?|years?)\b"
 )
 _CUES: dict[str, re.Pattern[str]] = {
     "deadline": re.compile(
@@ -322,8 +323,9 @@ def following(
             o.block == option.block and o.statement.position == option.statement.position - 1 for o in [lead, *chosen]
         ):
             continue  # "In such cases, ..." follows only the statement it points at
-        adds = set(words(option.statement.whole)) - covered
-        if len(adds) < 3:
+        own = set(words(option.statement.whole))
+        adds = own - covered
+        if len(adds) < min(3, (len(own) + 1) // 2):  # it repeats the answer (a short one may add a party)
             continue
         chosen.append(option)
         covered |= adds
