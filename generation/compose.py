@@ -51,7 +51,7 @@ NEAR = 3  # a following statement stands within this many statements of the lead
 CUE_FOLLOW_SUPPORT = 0.2  # a nearby statement carrying the asked-for fact (an extension period) needs only this
 POSITION_PRIOR = 0.01  # per statement: a provision says its main rule first
 META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what it provides
-META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary"})
+META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary", "profile identity"})
 # ... unless the question asks about the text itself: its history, scope, source or status
 _META_QUESTION_RE = re.compile(
     r"\b(histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
