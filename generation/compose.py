@@ -59,7 +59,7 @@ _META_QUESTION_RE = re.compile(
     re.I,
 )
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
-CONFIDENCE_WEIGHT = 0.2  # the grader's view of the whole chunk
+CONFIDENCE_WEIGHT = 0.3  # the grader's view of the whole chunk
 DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
 NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure"})  # ("pseudonymisation definition" is "explanation")
 
