@@ -88,7 +88,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\b(privacy notice|privacy information|what (do|must|should) (we|they|you) (have to )?tell)\b"
-        r"|\bwhen (we|they|you) collect\b|\bat registration\b",
+        r"|\b(supposed|meant|required|obliged|have|had) to tell (me|us|them|patients?)\b"
+        r"|\bwhen (we|they|you) (first )?(collect|took|take|takes|got|get|ask(ed)? for)\b"
+        r"|\bat registration\b",
         "information to be provided where personal data are collected from the data subject",
     ),
     (r"\bspecial\b|\bsensitive (personal )?(data|information)\b", "special categories of personal data"),
@@ -113,7 +115,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "security of processing appropriate technical and organisational measures",
     ),
     (r"\b(automated decision|algorithm|profiling|ai)\b", "automated individual decision-making profiling"),
-    (r"\b(family member|daughter|son|carer|relative|proxy|on (my|their) behalf)\b", "representative proxy access"),
+    (r"\b(family member|daughter|son|carer|relative|proxy|on (my|their|his|her|our) behalf|my (mum|mom|mother|dad|father|parent))\b", "representative proxy access"),
     (r"\b(cross[- ]border|another eu country|abroad in the eu|travel)\b", "MyHealth@EU cross-border"),
     (r"\b(reuse|re-use|secondary)\b", "secondary use"),
     (r"\b(break[- ]glass)\b", "emergency access override"),
