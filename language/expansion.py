@@ -115,7 +115,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         "security of processing appropriate technical and organisational measures",
     ),
     (r"\b(automated decision|algorithm|profiling|ai)\b", "automated individual decision-making profiling"),
-    (r"\b(family member|daughter|son|carer|relative|proxy|on (my|their|his|her|our) behalf|my (mum|mom|mother|dad|father|parent))\b", "representative proxy access"),
+    (
+        r"\b(family member|daughter|son|carer|relative|proxy|on (my|their|his|her|our) behalf"
+        r"|my (mum|mom|mother|dad|father|parent))\b",
+        "representative proxy access",
+    ),
     (r"\b(cross[- ]border|another eu country|abroad in the eu|travel)\b", "MyHealth@EU cross-border"),
     (r"\b(reuse|re-use|secondary)\b", "secondary use"),
     (r"\b(break[- ]glass)\b", "emergency access override"),
