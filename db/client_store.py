@@ -19,6 +19,7 @@ from db.store import (
     RRF_K,
     SENTENCES,
     SPARSE,
+    STATEMENTS,
     Filters,
     Hit,
     SearchLists,
@@ -60,11 +61,14 @@ class ClientStore(VectorStore):
             name,
             vectors_config={
                 DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE),
-                SENTENCES: models.VectorParams(
-                    size=dimension,
-                    distance=models.Distance.COSINE,
-                    multivector_config=models.MultiVectorConfig(comparator=models.MultiVectorComparator.MAX_SIM),
-                ),
+                **{
+                    name: models.VectorParams(
+                        size=dimension,
+                        distance=models.Distance.COSINE,
+                        multivector_config=models.MultiVectorConfig(comparator=models.MultiVectorComparator.MAX_SIM),
+                    )
+                    for name in (SENTENCES, STATEMENTS)
+                },
             },
             sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
         )
@@ -83,6 +87,7 @@ class ClientStore(VectorStore):
                         DENSE: p.dense,
                         SPARSE: models.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
                         SENTENCES: p.sentences,
+                        **({STATEMENTS: p.statements} if p.statements else {}),
                     },
                     payload=p.payload,
                 )
@@ -104,15 +109,30 @@ class ClientStore(VectorStore):
         )
         fused = models.Prefetch(prefetch=prefetches, query=fusion, limit=query.limit)
         requests = [
-            models.QueryRequest(query=query.dense, using=DENSE, filter=flt, limit=query.limit, with_payload=True),
             models.QueryRequest(
-                query=sparse, using=SPARSE, filter=flt, limit=query.limit, with_payload=True, with_vector=[DENSE]
+                query=query.dense, using=DENSE, filter=flt, limit=query.limit, with_payload="dense" in query.payloads
             ),
             models.QueryRequest(
-                prefetch=prefetches, query=fusion, limit=query.limit, with_payload=True, with_vector=[DENSE]
+                query=sparse,
+                using=SPARSE,
+                filter=flt,
+                limit=query.limit,
+                with_payload="sparse" in query.payloads,
+                with_vector=[DENSE],
             ),
             models.QueryRequest(
-                prefetch=[fused], query=[query.dense], using=SENTENCES, limit=query.limit, with_payload=True
+                prefetch=prefetches,
+                query=fusion,
+                limit=query.limit,
+                with_payload="fused" in query.payloads,
+                with_vector=[DENSE],
+            ),
+            models.QueryRequest(
+                prefetch=[fused],
+                query=[query.dense],
+                using=SENTENCES,
+                limit=query.limit,
+                with_payload="reranked" in query.payloads,
             ),
         ]
         if query.reference_tokens:
@@ -125,7 +145,7 @@ class ClientStore(VectorStore):
                     using=DENSE,
                     filter=ref_filter,
                     limit=query.limit,
-                    with_payload=True,
+                    with_payload="referenced" in query.payloads,
                     with_vector=[DENSE],
                 )
             )
@@ -144,11 +164,17 @@ class ClientStore(VectorStore):
         valid = point_ids(ids)
         if not valid:
             return {}
-        records = self._client.retrieve(self.name, valid, with_payload=["text"], with_vectors=[SENTENCES])
+        stored = self._client.get_collection(self.name).config.params.vectors
+        names = [n for n in (SENTENCES, STATEMENTS) if isinstance(stored, dict) and n in stored]  # older: no statements
+        records = self._client.retrieve(self.name, valid, with_payload=["text"], with_vectors=names)
         out = {}
         for r in records:
-            vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None
-            out[str(r.id)] = StoredSentences(str((r.payload or {}).get("text", "")), vectors or [])  # type: ignore[arg-type]
+            vectors = r.vector if isinstance(r.vector, dict) else {}
+            out[str(r.id)] = StoredSentences(
+                str((r.payload or {}).get("text", "")),
+                vectors.get(SENTENCES) or [],  # type: ignore[arg-type]
+                vectors.get(STATEMENTS) or [],  # type: ignore[arg-type]
+            )
         return out
 
     def counts_by(self, key: str) -> dict[str, int]:

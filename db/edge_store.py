@@ -22,6 +22,7 @@ from db.store import (
     RRF_K,
     SENTENCES,
     SPARSE,
+    STATEMENTS,
     Filters,
     Hit,
     SearchLists,
@@ -65,11 +66,14 @@ class EdgeStore(VectorStore):
         config = qe.EdgeConfig(
             vectors={
                 DENSE: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine),
-                SENTENCES: qe.EdgeVectorParams(
-                    size=dimension,
-                    distance=qe.Distance.Cosine,
-                    multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
-                ),
+                **{
+                    name: qe.EdgeVectorParams(
+                        size=dimension,
+                        distance=qe.Distance.Cosine,
+                        multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
+                    )
+                    for name in (SENTENCES, STATEMENTS)
+                },
             },
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
             wal_enabled=False,
@@ -101,6 +105,7 @@ class EdgeStore(VectorStore):
                         DENSE: p.dense,
                         SPARSE: qe.SparseVector(p.sparse.indices, p.sparse.values),
                         SENTENCES: p.sentences,
+                        **({STATEMENTS: p.statements} if p.statements else {}),
                     },
                     p.payload,
                 )
@@ -120,20 +125,26 @@ class EdgeStore(VectorStore):
         fusion = qe.Fusion.Dbsf() if query.fusion == "dbsf" else qe.Fusion.Rrf(k=RRF_K)
         fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=fusion)  # type: ignore[arg-type]
         requests = [
-            qe.QueryRequest(limit=query.limit, query=dense, filter=flt, with_payload=True),
-            qe.QueryRequest(limit=query.limit, query=sparse, filter=flt, with_payload=True, with_vector=[DENSE]),
+            qe.QueryRequest(limit=query.limit, query=dense, filter=flt, with_payload="dense" in query.payloads),
+            qe.QueryRequest(
+                limit=query.limit,
+                query=sparse,
+                filter=flt,
+                with_payload="sparse" in query.payloads,
+                with_vector=[DENSE],
+            ),
             qe.QueryRequest(
                 limit=query.limit,
                 prefetches=prefetches,
                 query=fusion,  # type: ignore[arg-type]
-                with_payload=True,
+                with_payload="fused" in query.payloads,
                 with_vector=[DENSE],
             ),
             qe.QueryRequest(
                 limit=query.limit,
                 prefetches=[fused],
                 query=qe.Query.Nearest([query.dense], using=SENTENCES),
-                with_payload=True,
+                with_payload="reranked" in query.payloads,
             ),
         ]
         if query.reference_tokens:
@@ -142,7 +153,11 @@ class EdgeStore(VectorStore):
             )
             requests.append(
                 qe.QueryRequest(
-                    limit=query.limit, query=dense, filter=ref_filter, with_payload=True, with_vector=[DENSE]
+                    limit=query.limit,
+                    query=dense,
+                    filter=ref_filter,
+                    with_payload="referenced" in query.payloads,
+                    with_vector=[DENSE],
                 )
             )
         results = self._shard.query_batch(qe.QueryBatchRequest(requests))
@@ -156,11 +171,22 @@ class EdgeStore(VectorStore):
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
         valid: list[int | UUID | str] = [*point_ids(ids)]
-        records = self._shard.retrieve(valid, True, [SENTENCES]) if valid else []
+        if not valid:
+            return {}
+        try:
+            records = self._shard.retrieve(valid, True, [SENTENCES, STATEMENTS])
+        except Exception as exc:  # a generation built before statements were stored (PIPELINE_VERSION 11)
+            if STATEMENTS not in str(exc):
+                raise
+            records = self._shard.retrieve(valid, True, [SENTENCES])
         out = {}
         for r in records:
-            vectors = r.vector.get(SENTENCES) if isinstance(r.vector, dict) else None
-            out[str(r.id)] = StoredSentences(str((r.payload or {}).get("text", "")), cast(list, vectors or []))
+            vectors = r.vector if isinstance(r.vector, dict) else {}
+            out[str(r.id)] = StoredSentences(
+                str((r.payload or {}).get("text", "")),
+                cast(list, vectors.get(SENTENCES) or []),
+                cast(list, vectors.get(STATEMENTS) or []),
+            )
         return out
 
     def counts_by(self, key: str) -> dict[str, int]:

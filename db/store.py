@@ -19,6 +19,7 @@ from core.types import SparseVector
 DENSE = "dense"
 SPARSE = "sparse"
 SENTENCES = "sentences"
+STATEMENTS = "statements"  # stored for the offline answerer only; never searched
 RRF_K = 60
 # Qdrant's fusions of the dense and sparse lists: reciprocal rank fusion, or distribution-based score fusion
 # (each list's scores normalised by their mean and spread, then summed: a chunk far ahead in one list is
@@ -40,6 +41,7 @@ INDEXED_FIELDS = (
     "authority",
 )
 
+LISTS = ("dense", "sparse", "fused", "reranked", "referenced")  # what one search returns, in this order
 FilterValue = str | int | bool | list[str] | list[int]
 Filters = dict[str, FilterValue]
 """Payload filters: {"collection": "health_governance", "jurisdiction": ["EU", "UK"]};
@@ -55,6 +57,7 @@ class StoredPoint:
     sparse: SparseVector
     sentences: list[list[float]]
     payload: dict[str, Any]
+    statements: list[list[float]] = field(default_factory=list)  # language.passages.scored_texts of its text
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class SearchQuery:
     limit: int = 50
     reference_tokens: list[str] = field(default_factory=list)
     fusion: Fusion = "dbsf"
+    payloads: tuple[str, ...] = LISTS  # the lists whose hits carry their payload (the rest: ids and scores)
 
 
 @dataclass(frozen=True)
@@ -95,11 +99,13 @@ class SearchLists:
 
 @dataclass(frozen=True)
 class StoredSentences:
-    """What ingest stored for one chunk's sentences: the chunk's text, and one vector per sentence of it
-    (language.sentences.sentences_for_index of that text, in order)."""
+    """What ingest stored for one chunk's sentences: the chunk's text, one vector per sentence of it
+    (language.sentences.sentences_for_index of that text, in order) and one per statement the offline
+    answerer scores (language.passages.scored_texts, in order)."""
 
     text: str
     vectors: list[list[float]]
+    statements: list[list[float]] = field(default_factory=list)
 
 
 def point_ids(ids: Sequence[str]) -> list[str]:

@@ -171,10 +171,6 @@ def _quotable(statement: Statement, whole_lists: bool) -> bool:
     return True
 
 
-def _scored_text(statement: Statement, whole_lists: bool) -> str:
-    return statement.whole if whole_lists or not statement.points else statement.text
-
-
 def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], embed: Embed | None) -> list[Option]:
     """Every quotable statement of every block, scored."""
     # a list, or a definition made of points ("Hospital means ... which has: (a) ... (b) ..."), is quoted whole;
@@ -187,7 +183,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         for statement in quotable:
             seen_in.setdefault(statement.text, set()).add(block.doc_id)
     referenced = {i for i, b in enumerate(blocks) if b.scores.reference_match}
-    texts = [[_scored_text(s, whole_lists) for s in ss] for ss in per_block]
+    texts = [[s.scored_text(whole_lists) for s in ss] for ss in per_block]
     naming = {w for i in referenced for w in words(blocks[i].citation)}
     scored = score_sentences(question, texts, embed, referenced, skip_headings=False, naming=naming)
     out: list[Option] = []
@@ -461,7 +457,12 @@ def yes_no_opener(question: str, text: str) -> str:
     asked = set(words(question))
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))
-        if not verb or match.group(4).lower() in _ADVERBS or verb[0] not in asked or not _same_party(question, text, match):
+        if (
+            not verb
+            or match.group(4).lower() in _ADVERBS
+            or verb[0] not in asked
+            or not _same_party(question, text, match)
+        ):
             continue
         if _ONLY_RE.match(text[match.end() :]):
             return ""

@@ -11,6 +11,7 @@ from core.failpoints import checkpoint
 from db.catalog import Catalog, CatalogChunk, text_key
 from db.index import Backend
 from db.store import StoredPoint
+from language.passages import scored_texts
 from retrieval.embedder import Embedder
 from retrieval.sparse import document_terms, encode_document
 
@@ -57,7 +58,8 @@ def build_generation(
     name, store = backend.create_generation(embedder.dimension)
     try:
         for batch in _batches(catalog.chunks(), BUILD_BATCH):
-            texts = [c.embed_text for c in batch] + [s for c in batch for s in c.sentences]
+            statements = {c.chunk_id: scored_texts(str(c.payload.get("text", ""))) for c in batch}
+            texts = [c.embed_text for c in batch] + [s for c in batch for s in [*c.sentences, *statements[c.chunk_id]]]
             embed_missing(catalog, embedder, texts)
             vectors = catalog.vectors(embedder.model_id, [text_key(t) for t in texts])
             points = [
@@ -67,6 +69,7 @@ def build_generation(
                     sparse=encode_document(_terms(chunk), avg_length),
                     sentences=[vectors[text_key(s)].tolist() for s in chunk.sentences],
                     payload=chunk.payload,
+                    statements=[vectors[text_key(s)].tolist() for s in statements[chunk.chunk_id]],
                 )
                 for chunk in batch
             ]

@@ -25,6 +25,7 @@ from ingest.links import link_recitals
 from ingest.loaders import fingerprint, is_document, load_document
 from ingest.sidecar import SidecarError
 from ingest.units import LoaderError
+from language.passages import scored_texts
 from language.sentences import sentences_for_index
 from retrieval.embedder import Embedder
 
@@ -159,6 +160,7 @@ def ingest(
         texts = [c.embed_text for r in records for c in r.chunks] + [
             s for r in records for ss in r.sentences for s in ss
         ]
+        texts += [s for r in records for c in r.chunks for s in scored_texts(c.text)]  # what the answerer scores
         total = len(set(texts))
         done = 0
 

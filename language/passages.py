@@ -49,6 +49,11 @@ class Statement:
             return f"{self.lead_in} {self.marker} {self.text}"
         return self.text
 
+    def scored_text(self, whole_lists: bool) -> str:
+        """What a question is matched against: a list answer's lead-in with its points, any other answer's
+        lead-in alone; a point after its lead-in."""
+        return self.whole if whole_lists or not self.points else self.text
+
 
 def strip_number(text: str) -> str:
     """'1. In the case of ...' -> 'In the case of ...'; '(15) ‘data concerning health’ means' -> '‘data ...'."""
@@ -119,3 +124,16 @@ def statements(text: str) -> list[Statement]:
                 elif part.strip():
                     built.sentence(part.strip(), index == 0 and len(split_sentences(line)) == 1, label)
     return built.out
+
+
+MAX_SCORED_TEXTS = 128
+
+
+def scored_texts(text: str) -> list[str]:
+    """Every text the offline answerer may match a question against in this passage (a statement's
+    `scored_text` either way), in order, once each and never none: ingest stores a vector for each, so
+    answering embeds only the question."""
+    out = dict.fromkeys(
+        t for s in statements(text) if not s.heading for t in (s.scored_text(True), s.scored_text(False))
+    )
+    return list(out)[:MAX_SCORED_TEXTS] or [text.strip()]

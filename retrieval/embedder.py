@@ -6,6 +6,7 @@ import hashlib
 import os
 import queue
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -22,6 +23,7 @@ from core.settings import Settings
 # with, so vectors stored at ingest can stand in for query-time ones. Unpadded, it is no slower here.
 BATCH_SIZE = 1
 SCHEME = "alone"  # part of model_id: vectors cached under the old batched scheme are not mixed in
+RECENT_QUERIES = 256  # a question searched again in the same run (the web fallback's collection) is not re-embedded
 
 
 class Embedder:
@@ -37,6 +39,8 @@ class Embedder:
         self._pool_lock = threading.Lock()
         self._pool: queue.SimpleQueue[Any] | None = None
         self.calls = 0  # texts embedded by this instance: lets tests prove a cache was used
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     @cached_property
     def model_dir(self) -> Path | None:
@@ -101,10 +105,20 @@ class Embedder:
         return _normalise(np.asarray(vectors, dtype=np.float32))
 
     def embed_query(self, text: str) -> np.ndarray:
+        with self._recent_lock:
+            if (known := self._recent.get(text)) is not None:
+                self._recent.move_to_end(text)
+                return known
         with self._session() as model:
             vector = next(iter(model.query_embed(text)))
         self._count(1)
-        return _normalise(np.asarray(vector, dtype=np.float32)[None, :])[0]
+        unit = _normalise(np.asarray(vector, dtype=np.float32)[None, :])[0]
+        unit.setflags(write=False)  # shared by every caller asking for this text
+        with self._recent_lock:
+            self._recent[text] = unit
+            while len(self._recent) > RECENT_QUERIES:
+                self._recent.popitem(last=False)
+        return unit
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ import numpy as np
 
 from core.types import Evidence, Scores
 from db.index import IndexReader
-from db.store import Filters, Fusion, Hit, SearchLists, SearchQuery, StoredSentences
+from db.store import LISTS, Filters, Fusion, Hit, SearchLists, SearchQuery, StoredSentences
 from language.expansion import expansion_terms
 from language.references import question_tokens
 from retrieval.embedder import Embedder
@@ -64,8 +64,10 @@ class Retriever:
         expansion: bool = True,
         fusion: Fusion = "dbsf",
         identifiers: tuple[str, ...] = (),
+        payloads: tuple[str, ...] = LISTS,
     ) -> tuple[np.ndarray, SearchLists]:
-        """`identifiers`: ids the question names in other words (a patient by name), matched like ids it gives."""
+        """`identifiers`: ids the question names in other words (a patient by name), matched like ids it gives;
+        `payloads`: the lists whose hits come with their payload (a payload costs more than the search)."""
         extra = " ".join(expansion_terms(query)) if expansion else ""
         dense = self.embedder.embed_query(f"{query} {extra}".strip())
         tokens = boost_tokens(query)
@@ -77,6 +79,7 @@ class Retriever:
             limit=limit,
             reference_tokens=tokens,
             fusion=fusion,
+            payloads=payloads,
         )
         return dense, self.reader.store().search(request)
 
@@ -91,7 +94,13 @@ class Retriever:
         """The k best chunks for a question, best first, with provenance and all scores; then (when
         following citations) the provisions the best non-binding ones point at, to be graded on their merits."""
         query_vector, lists = self.search_lists(
-            query, filters, max(MIN_CANDIDATES, 4 * k), options.expansion, options.fusion, identifiers
+            query,
+            filters,
+            max(MIN_CANDIDATES, 4 * k),
+            options.expansion,
+            options.fusion,
+            identifiers,
+            payloads=(ORDERED_BY[options.mode], "referenced"),  # only what `rank` returns evidence from
         )
         found = rank(query_vector, lists, k, options)
         if options.follow_citations:
@@ -128,6 +137,7 @@ class Retriever:
             filters={**(filters or {}), "authority": "binding"},
             limit=FOLLOW_LIMIT,
             reference_tokens=tokens,
+            payloads=("referenced",),
         )
         referenced = self.reader.store().search(request).referenced
         seen = {e.chunk_id for e in candidates}
@@ -169,6 +179,9 @@ def beside_pointers(candidates: list[Evidence], followed: list[Evidence]) -> lis
     return [e for i, candidate in enumerate(candidates) for e in (candidate, *beside.get(i, []))] + rest
 
 
+ORDERED_BY = {"dense": "dense", "sparse": "sparse", "hybrid": "fused", "rerank": "reranked"}  # Mode -> list
+
+
 def _by_id(hits: list[Hit]) -> dict[str, Hit]:
     return {h.id: h for h in hits}
 
@@ -177,9 +190,8 @@ def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: Retrieva
     """Order candidates by the chosen mode and attach every score."""
     dense, sparse, fused, reranked = (_by_id(x) for x in (lists.dense, lists.sparse, lists.fused, lists.reranked))
     referenced = _by_id(lists.referenced) if options.reference_boost else {}
-    order_source = {"dense": lists.dense, "sparse": lists.sparse, "hybrid": lists.fused, "rerank": lists.reranked}
     # ties (equal RRF scores are common) are broken by id, so the same question always ranks the same
-    ordered = [h.id for h in sorted(order_source[options.mode], key=lambda h: (-h.score, h.id))]
+    ordered = [h.id for h in sorted(getattr(lists, ORDERED_BY[options.mode]), key=lambda h: (-h.score, h.id))]
     if referenced:
         head = sorted(referenced, key=lambda i: (-_dense_score(referenced[i], dense, query_vector), i))
         ordered = head + [i for i in ordered if i not in referenced]
@@ -187,6 +199,7 @@ def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: Retrieva
         h.id: h.payload
         for hits in (lists.dense, lists.sparse, lists.fused, lists.reranked, lists.referenced)
         for h in hits
+        if h.payload
     }
     evidence = []
     for chunk_id in ordered[:k]:

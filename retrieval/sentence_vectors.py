@@ -1,9 +1,10 @@
 """Vectors for scoring sentences against a question, without embedding again what ingest embedded.
 
 Ingest stores a vector for each sentence of each chunk (`sentences_for_index` of the chunk's text, the
-`sentences` multivector of the index). Refine and the offline answerer score sentences and statements of
-the chunks they are given: those ingest stored are read back from the index by chunk id; anything else
-(web results, a lead-in quoted with its points, a statement without its paragraph number) is embedded.
+`sentences` multivector of the index) and for each statement the offline answerer scores (`scored_texts`:
+a lead-in with its points, a statement without its paragraph number; the `statements` multivector).
+Refine and the offline answerer score sentences and statements of the chunks they are given: those ingest
+stored are read back from the index by chunk id; anything else (web results) is embedded.
 Every vector is kept by its text (bounded, per process), so the question is embedded once however many
 nodes score against it. Stored and computed vectors agree because the embedder runs each text alone
 (retrieval/embedder.py): a vector does not depend on what it was embedded with.
@@ -18,6 +19,7 @@ import numpy as np
 
 from core.types import Evidence
 from db.index import IndexReader
+from language.passages import scored_texts
 from language.sentences import sentences_for_index
 from language.support import Embed
 from retrieval.embedder import Embedder
@@ -41,9 +43,12 @@ class SentenceVectors:
         ids = [e.chunk_id for e in chunks if e.origin in STORED_ORIGINS]
         found: dict[str, np.ndarray] = {}
         for stored in self.reader.store().stored_sentences(ids).values():
-            sentences = sentences_for_index(stored.text)
-            if len(sentences) == len(stored.vectors):  # else the index was built by other sentence splitting
-                found.update(zip(sentences, np.asarray(stored.vectors, dtype=np.float32)))
+            for texts, vectors in (
+                (sentences_for_index(stored.text), stored.vectors),
+                (scored_texts(stored.text), stored.statements),
+            ):
+                if len(texts) == len(vectors):  # else the index was built by other splitting
+                    found.update(zip(texts, np.asarray(vectors, dtype=np.float32)))
         self._keep(found)
         return self.embed
 

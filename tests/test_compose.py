@@ -291,7 +291,9 @@ def test_a_right_to_the_asked_act_answers_yes():
 
 
 def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
-    authority = "Before the lists are adopted, the competent supervisory authority must apply the consistency mechanism."
+    authority = (
+        "Before the lists are adopted, the competent supervisory authority must apply the consistency mechanism."
+    )
     assert yes_no_opener("Does the GDPR apply to us?", authority) == ""  # another party's act
     anonymous = "Pseudonymised data are still personal data, while truly anonymous data are outside the GDPR."
     assert yes_no_opener("Does the GDPR still apply if I anonymise the data?", anonymous) == ""  # 'still' is no verb

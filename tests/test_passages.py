@@ -53,7 +53,9 @@ def test_titles_are_headings_and_paragraph_labels_are_kept():
 
 
 def test_a_title_that_states_a_rule_is_quotable_without_its_name():
-    duty = "Caldicott Principle 7 - The duty to share information is as important as the duty to protect confidentiality"
+    duty = (
+        "Caldicott Principle 7 - The duty to share information is as important as the duty to protect confidentiality"
+    )
     access = "Caldicott Principle 4 - Access to confidential information should be on a strict need-to-know basis"
     for title in (duty, access):
         [rule] = statements(title)

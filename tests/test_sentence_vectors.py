@@ -8,8 +8,10 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+import pytest
 
 from generation.compose import compose
+from language.passages import scored_texts, statements
 from language.sentences import sentences_for_index, split_sentences
 from language.support import score_sentences
 from retrieval.sentence_vectors import SentenceVectors
@@ -46,6 +48,20 @@ def test_concurrent_questions_embed_on_separate_sessions_with_the_same_vectors(e
     assert pooled.calls == 1
 
 
+def test_a_query_searched_twice_is_embedded_once_and_the_memo_is_bounded(embedder, monkeypatch):
+    monkeypatch.setattr("retrieval.embedder.RECENT_QUERIES", 2)
+    question = "Who must be told about a breach of patient records, and how fast? (memo test)"
+    before = embedder.calls
+    first = embedder.embed_query(question)
+    assert np.array_equal(embedder.embed_query(question), first) and embedder.calls - before == 1
+    with pytest.raises(ValueError):
+        first[0] = 0.0  # shared by every caller: read-only
+    for other in ("first other question (memo test)", "second other question (memo test)"):
+        embedder.embed_query(other)
+    before = embedder.calls
+    assert np.array_equal(embedder.embed_query(question), first) and embedder.calls - before == 1  # evicted
+
+
 def test_the_index_returns_each_sentence_vector_ingest_computed(shipped, embedder):
     chunks = shipped.retriever.retrieve(QUESTION, FILTERS, 5)
     stored = shipped.reader.store().stored_sentences([c.chunk_id for c in chunks])
@@ -78,7 +94,8 @@ def test_scoring_stored_sentences_embeds_only_the_question(shipped, embedder):
 
 def test_strips_and_the_offline_answer_are_unchanged(shipped, embedder):
     """Refine and the composer give what embedding everything at query time gives; the composer's statements
-    that are not stored sentences (a lead-in with its points, a paragraph number dropped) are embedded."""
+    (a lead-in with its points, a paragraph number dropped) come from the index too: only the question is
+    embedded."""
     chunks = [c.model_copy(update={"confidence": 0.7}) for c in shipped.retriever.retrieve(QUESTION, FILTERS, 5)]
     vectors = SentenceVectors(embedder, shipped.reader)
     refined = strip(QUESTION, chunks, vectors.for_chunks, 0.45, 0.8)
@@ -88,7 +105,19 @@ def test_strips_and_the_offline_answer_are_unchanged(shipped, embedder):
     reused = embedder.calls - before
     assert answer == compose(QUESTION, chunks, embedder.embed_documents)
     assert "[Source 1]" in answer
-    assert reused < sum(len(sentences_for_index(c.text)) for c in chunks)
+    assert reused <= 1  # the question, unless refine embedded it already
+
+
+def test_the_index_returns_a_vector_for_each_statement_the_answerer_scores(shipped, embedder):
+    chunks = shipped.retriever.retrieve("What must a breach notification describe?", FILTERS, 5)
+    stored = shipped.reader.store().stored_sentences([c.chunk_id for c in chunks])
+    listed = [c for c in chunks if any(s.points for s in statements(c.text))]
+    assert listed, "a lead-in with points among the chunks"
+    for chunk in chunks:
+        texts = scored_texts(chunk.text)
+        np.testing.assert_allclose(
+            np.asarray(stored[chunk.chunk_id].statements), embedder.embed_documents(texts), rtol=0, atol=1e-6
+        )
 
 
 def test_the_memo_is_bounded(shipped, embedder):

@@ -35,6 +35,7 @@ def points() -> list[StoredPoint]:
                 dense=unit(i),
                 sparse=encode_document(document_terms(text, refs), 6.0),
                 sentences=[unit(100 + i), unit(200 + i)],
+                statements=[unit(300 + i)] if key != "e" else [],  # "e": stored before statements were
                 payload={
                     "key": key,
                     "collection": collection,
@@ -113,6 +114,26 @@ def test_referenced_list_only_holds_chunks_with_the_reference(store):
     lists = store.search(query("Article 9(2)(a)", 0, reference_tokens=["ref_9_2_a"]))
     assert keys(lists.referenced) == ["b"]
     assert store.search(query("Article 9(2)(a)", 0)).referenced == []
+
+
+def test_lists_without_payload_keep_their_ids_scores_and_vectors(store):
+    full = store.search(query("cataract limit per eye", 0, reference_tokens=["ref_9_2_a"]))
+    bare = store.search(query("cataract limit per eye", 0, reference_tokens=["ref_9_2_a"], payloads=("fused",)))
+    for name in ("dense", "sparse", "fused", "reranked", "referenced"):
+        before, after = getattr(full, name), getattr(bare, name)
+        assert [h.id for h in after] == [h.id for h in before]
+        assert [h.score for h in after] == pytest.approx([h.score for h in before], abs=1e-6)
+        assert all(bool(h.payload) == (name == "fused") for h in after), name
+    assert [h.dense_vector for h in bare.fused] == [h.dense_vector for h in full.fused]
+
+
+def test_statement_vectors_come_back_with_sentence_vectors(store):
+    ids = [p.id for p in points()]
+    stored = store.stored_sentences(ids)
+    for point in points():
+        np.testing.assert_allclose(stored[point.id].vectors, point.sentences, atol=1e-6)
+        np.testing.assert_allclose(stored[point.id].statements or [[]], point.statements or [[]], atol=1e-6)
+    assert stored[ids[4]].statements == []  # none stored: the answerer embeds what it scores
 
 
 def test_filters_equal_any_and_not(store):
