@@ -108,49 +108,48 @@ class ClientStore(VectorStore):
             else models.RrfQuery(rrf=models.Rrf(k=RRF_K))
         )
         fused = models.Prefetch(prefetch=prefetches, query=fusion, limit=query.limit)
-        requests = [
-            models.QueryRequest(
+        requests = {
+            "dense": models.QueryRequest(
                 query=query.dense, using=DENSE, filter=flt, limit=query.limit, with_payload="dense" in query.payloads
             ),
-            models.QueryRequest(
+            "sparse": models.QueryRequest(
                 query=sparse,
                 using=SPARSE,
                 filter=flt,
                 limit=query.limit,
                 with_payload="sparse" in query.payloads,
-                with_vector=[DENSE],
+                with_vector=[DENSE] if "sparse" in query.payloads else False,
             ),
-            models.QueryRequest(
+            "fused": models.QueryRequest(
                 prefetch=prefetches,
                 query=fusion,
                 limit=query.limit,
                 with_payload="fused" in query.payloads,
-                with_vector=[DENSE],
+                with_vector=[DENSE] if "fused" in query.payloads else False,
             ),
-            models.QueryRequest(
+            "reranked": models.QueryRequest(
                 prefetch=[fused],
                 query=[query.dense],
                 using=SENTENCES,
                 limit=query.limit,
                 with_payload="reranked" in query.payloads,
             ),
-        ]
+        }
         if query.reference_tokens:
             ref_filter = client_filter(
                 query.filters, [models.FieldCondition(key="refs", match=models.MatchAny(any=query.reference_tokens))]
             )
-            requests.append(
-                models.QueryRequest(
-                    query=query.dense,
-                    using=DENSE,
-                    filter=ref_filter,
-                    limit=query.limit,
-                    with_payload="referenced" in query.payloads,
-                    with_vector=[DENSE],
-                )
+            requests["referenced"] = models.QueryRequest(
+                query=query.dense,
+                using=DENSE,
+                filter=ref_filter,
+                limit=query.limit,
+                with_payload="referenced" in query.payloads,
+                with_vector=[DENSE] if "referenced" in query.payloads else False,
             )
-        results = self._client.query_batch_points(self.name, requests)
-        return SearchLists.from_batch([[self._hit(p) for p in result.points] for result in results])
+        names = [name for name in query.lists if name in requests]
+        results = self._client.query_batch_points(self.name, [requests[name] for name in names])
+        return SearchLists.named({name: [self._hit(p) for p in r.points] for name, r in zip(names, results)})
 
     @staticmethod
     def _hit(point: models.ScoredPoint) -> Hit:

@@ -124,44 +124,45 @@ class EdgeStore(VectorStore):
         # the engine accepts both; its type stubs do not list them as queries
         fusion = qe.Fusion.Dbsf() if query.fusion == "dbsf" else qe.Fusion.Rrf(k=RRF_K)
         fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=fusion)  # type: ignore[arg-type]
-        requests = [
-            qe.QueryRequest(limit=query.limit, query=dense, filter=flt, with_payload="dense" in query.payloads),
-            qe.QueryRequest(
+        requests = {
+            "dense": qe.QueryRequest(
+                limit=query.limit, query=dense, filter=flt, with_payload="dense" in query.payloads
+            ),
+            "sparse": qe.QueryRequest(
                 limit=query.limit,
                 query=sparse,
                 filter=flt,
                 with_payload="sparse" in query.payloads,
-                with_vector=[DENSE],
+                with_vector=[DENSE] if "sparse" in query.payloads else False,
             ),
-            qe.QueryRequest(
+            "fused": qe.QueryRequest(
                 limit=query.limit,
                 prefetches=prefetches,
                 query=fusion,  # type: ignore[arg-type]
                 with_payload="fused" in query.payloads,
-                with_vector=[DENSE],
+                with_vector=[DENSE] if "fused" in query.payloads else False,
             ),
-            qe.QueryRequest(
+            "reranked": qe.QueryRequest(
                 limit=query.limit,
                 prefetches=[fused],
                 query=qe.Query.Nearest([query.dense], using=SENTENCES),
                 with_payload="reranked" in query.payloads,
             ),
-        ]
+        }
         if query.reference_tokens:
             ref_filter = edge_filter(
                 query.filters, [qe.FieldCondition("refs", match=qe.MatchAny(query.reference_tokens))]
             )
-            requests.append(
-                qe.QueryRequest(
-                    limit=query.limit,
-                    query=dense,
-                    filter=ref_filter,
-                    with_payload="referenced" in query.payloads,
-                    with_vector=[DENSE],
-                )
+            requests["referenced"] = qe.QueryRequest(
+                limit=query.limit,
+                query=dense,
+                filter=ref_filter,
+                with_payload="referenced" in query.payloads,
+                with_vector=[DENSE] if "referenced" in query.payloads else False,
             )
-        results = self._shard.query_batch(qe.QueryBatchRequest(requests))
-        return SearchLists.from_batch([[self._hit(p) for p in result] for result in results])
+        names = [name for name in query.lists if name in requests]
+        results = self._shard.query_batch(qe.QueryBatchRequest([requests[name] for name in names]))
+        return SearchLists.named({name: [self._hit(p) for p in hits] for name, hits in zip(names, results)})
 
     @staticmethod
     def _hit(point: Any) -> Hit:

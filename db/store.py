@@ -71,6 +71,7 @@ class SearchQuery:
     reference_tokens: list[str] = field(default_factory=list)
     fusion: Fusion = "dbsf"
     payloads: tuple[str, ...] = LISTS  # the lists whose hits carry their payload (the rest: ids and scores)
+    lists: tuple[str, ...] = LISTS  # the lists to compute (the referenced one only with reference tokens)
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,9 @@ class SearchLists:
     referenced: list[Hit]
 
     @classmethod
-    def from_batch(cls, lists: list[list[Hit]]) -> SearchLists:
-        """The lists in the order both backends send their batch; the referenced one only when asked."""
-        return cls(lists[0], lists[1], lists[2], lists[3], lists[4] if len(lists) > 4 else [])
+    def named(cls, lists: dict[str, list[Hit]]) -> SearchLists:
+        """The lists a search computed, by name (see LISTS); the others empty."""
+        return cls(*(lists.get(name, []) for name in LISTS))
 
 
 @dataclass(frozen=True)

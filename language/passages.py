@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from language.sentences import is_heading, split_sentences
 
@@ -98,6 +99,11 @@ class _Builder:
 def statements(text: str) -> list[Statement]:
     """The statements of a passage, in order; each point attached to the lead-in before it. A numbered line
     ("1.") is a point inside an open lead-in and a paragraph number otherwise."""
+    return list(_statements(text))
+
+
+@lru_cache(maxsize=8192)  # a block's statements are read for every question it answers (Statement is frozen)
+def _statements(text: str) -> tuple[Statement, ...]:
     built = _Builder()
     for raw in text.splitlines():
         line = raw.strip()
@@ -123,7 +129,7 @@ def statements(text: str) -> list[Statement]:
                     built.point(part_marker, part_body)
                 elif part.strip():
                     built.sentence(part.strip(), index == 0 and len(split_sentences(line)) == 1, label)
-    return built.out
+    return tuple(built.out)
 
 
 MAX_SCORED_TEXTS = 128

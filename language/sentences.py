@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _BOUNDARY_RE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"'‘“0-9])|\n+")
 # Abbreviations that end in a full stop but do not end a sentence.
@@ -19,6 +20,11 @@ MAX_SENTENCES = 64
 
 def split_sentences(text: str) -> list[str]:
     """Sentences (and list points) of a passage, short fragments joined to their neighbour."""
+    return list(_split(text))
+
+
+@lru_cache(maxsize=8192)  # the same evidence texts are split by refine, the guard and the composer in one run
+def _split(text: str) -> tuple[str, ...]:
     raw = [p.strip() for p in _BOUNDARY_RE.split(text) if p and p.strip()]
     merged: list[str] = []
     for piece in raw:
@@ -30,7 +36,7 @@ def split_sentences(text: str) -> list[str]:
     if len(merged) > 1 and len(merged[-1].split()) < MIN_WORDS:
         last = merged.pop()
         merged[-1] = f"{merged[-1]} {last}"
-    return merged
+    return tuple(merged)
 
 
 def ends_with_abbreviation(text: str) -> bool:

@@ -138,6 +138,7 @@ class Retriever:
             limit=FOLLOW_LIMIT,
             reference_tokens=tokens,
             payloads=("referenced",),
+            lists=("referenced",),
         )
         referenced = self.reader.store().search(request).referenced
         seen = {e.chunk_id for e in candidates}

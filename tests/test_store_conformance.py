@@ -127,6 +127,13 @@ def test_lists_without_payload_keep_their_ids_scores_and_vectors(store):
     assert [h.dense_vector for h in bare.fused] == [h.dense_vector for h in full.fused]
 
 
+def test_a_search_computes_only_the_lists_asked_for(store):
+    full = store.search(query("Article 9(2)(a)", 0, reference_tokens=["ref_9_2_a"]))
+    only = store.search(query("Article 9(2)(a)", 0, reference_tokens=["ref_9_2_a"], lists=("referenced",)))
+    assert only.dense == only.sparse == only.fused == only.reranked == []
+    assert [h.id for h in only.referenced] == [h.id for h in full.referenced] and keys(only.referenced) == ["b"]
+
+
 def test_statement_vectors_come_back_with_sentence_vectors(store):
     ids = [p.id for p in points()]
     stored = store.stored_sentences(ids)
