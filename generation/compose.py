@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.types import Evidence
 from generation.prompts import REFUSAL
@@ -143,6 +144,8 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))
         return bool(statement.points) and (not listed or bool(listed & set(words(statement.text))))
+    if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
+        return bool(yes_no_opener(question, text))
     if _DATE_QUESTION_RE.search(question):
         return bool(_DATE_RE.search(text))
     if _MAXIMUM_QUESTION_RE.search(question) and analysis.answer_type in ("deadline", "amount"):
@@ -422,16 +425,11 @@ def _join_points(points: tuple[str, ...]) -> str:
 # processor or provider; a question about the GDPR or a rider is answered by what "this Regulation" or "the
 # Company" does.
 _PARTY_KINDS = {
-    "person": frozenset(
-        "i me my myself patient patients mum dad mother father child family person persons people individual "
-        "individuals subject subjects natural member members policyholder user users representative you".split()
-    ),
-    "organisation": frozenset(
-        "we us our hospital hospitals trust trusts clinic practice surgery gp organisation organisations "
-        "controller controllers processor processors provider providers holder holders company insurer "
-        "professional professionals doctor doctors".split()
-    ),
-    "instrument": frozenset("gdpr ehds regulation law rules rider policy wording scheme company insurer".split()),
+    "person": "i me my myself patient mum dad mother father child family person people individual subject natural "
+    "member policyholder user representative you",
+    "organisation": "we us our hospital trust clinic practice surgery gp organisation controller processor provider "
+    "holder company insurer professional doctor",
+    "instrument": "gdpr ehds regulation law rule rider policy wording scheme company insurer",
 }
 _ADVERBS = frozenset("still often also only always never already usually generally then thus however not".split())
 _ONLY_RE = re.compile(r"^(?:\W*\w+){0,8}?\W+only\b", re.I)
@@ -442,11 +440,21 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     """The statement's subject (its words before the modal, within the clause) is who the question asks
     about: the same words, or the same kind of party ("the data subject" for "I", "the controller" for
     "the hospital", "this Regulation" for "the GDPR")."""
-    before = _CLAUSE_BREAK_RE.split(text[: match.start()])[-1]
+    clauses = [c for c in _CLAUSE_BREAK_RE.split(text[: match.start()]) if c and c.strip()]
+    before = clauses[-1] if clauses else ""  # "Natural persons, or their representatives ..., have the right"
     if set(words(before)) & content_terms(question):
         return True
-    subject, asked = set(re.findall(r"[a-z]+", before.lower())), set(re.findall(r"[a-z]+", question.lower()))
-    return any(subject & kind and asked & kind for kind in _PARTY_KINDS.values())
+    subject, asked = _party_words(before), _party_words(question)
+    return any(subject & kind and asked & kind for kind in map(_party_words, _PARTY_KINDS.values()))
+
+
+@lru_cache(maxsize=4096)
+def _party_words(text: str) -> frozenset[str]:
+    """Lower-case words, a plural as its singular ("representatives": "representative")."""
+    return frozenset(
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        for w in re.findall(r"[a-z]+", text.lower())
+    )
 
 
 def yes_no_opener(question: str, text: str) -> str:

@@ -303,6 +303,21 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     assert yes_no_opener("Can our hospital charge a fee?", fee) == "Yes: "  # the hospital is the controller
 
 
+def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_party_asked_about():
+    transmit = block(
+        "Natural persons who have downloaded an electronic copy of their health data shall be able to transmit "
+        "those data to healthcare providers of their choice.",
+        "EHDS Art. 7(4)",
+    )
+    download = block(
+        "Natural persons, or their representatives, have the right to download free of charge an electronic copy "
+        "of their health data.",
+        "EHDS Art. 3(2)",
+    )
+    answer = compose("Can I download a copy of my health data?", [transmit, download], None)
+    assert answer.startswith("Yes: natural persons, or their representatives, have the right to download"), answer
+
+
 def test_a_policy_clause_about_another_benefit_gets_no_yes():
     critical = block(
         "3.9 Critical Illness\nIf an Insured Person is first diagnosed with a Critical Illness, the Company will pay "
