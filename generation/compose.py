@@ -140,7 +140,8 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
     an exclusion naming it answers (it overrides any benefit or waiting period that also names it)."""
     text = statement.whole
     if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
-        return True
+        asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
+        return not asked or bool(asked & set(words(_EXCEPTED_RE.sub(" ", text))))
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))
         return bool(statement.points) and (not listed or bool(listed & set(words(statement.text))))
@@ -247,9 +248,10 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
 
 
 def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
-    """The statement, or its clause's heading, names what the question asks about."""
+    """The statement, or its clause's heading, names what the question asks about (not only as what an
+    exclusion leaves out: "alternative treatments (other than AYUSH treatment)" is not about AYUSH)."""
     heading = block.text.split("\n", 1)[0]
-    return not asked or bool(asked & set(words(f"{option.statement.whole} {heading}")))
+    return not asked or bool(asked & set(words(_EXCEPTED_RE.sub(" ", f"{option.statement.whole} {heading}"))))
 
 
 def lead_option(
@@ -433,6 +435,9 @@ _PARTY_KINDS = {
 }
 _ADVERBS = frozenset("still often also only always never already usually generally then thus however not".split())
 _ONLY_RE = re.compile(r"^(?:\W*\w+){0,8}?\W+only\b", re.I)
+# "alternative treatments (other than AYUSH treatment)": what an exclusion leaves out of it
+_EXCEPTED_RE = re.compile(r"\b(other than|except(?: for)?|excluding|apart from)\b[^;:.()]*", re.I)
+_NEGATED_SUBJECT_RE = re.compile(r"\b(not|other than|except|without|excluding)\b", re.I)
 _CLAUSE_BREAK_RE = re.compile(r"[,;:]|\b(?:so that|where|when|if|unless|which|who)\b", re.I)
 
 
@@ -442,6 +447,8 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     "the hospital", "this Regulation" for "the GDPR")."""
     clauses = [c for c in _CLAUSE_BREAK_RE.split(text[: match.start()]) if c and c.strip()]
     before = clauses[-1] if clauses else ""  # "Natural persons, or their representatives ..., have the right"
+    if _NEGATED_SUBJECT_RE.search(before):  # "Out-patient consultations not followed by a Day Care Treatment"
+        return False  # is not the day care treatment asked about
     if set(words(before)) & content_terms(question):
         return True
     subject, asked = _party_words(before), _party_words(question)

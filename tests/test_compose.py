@@ -318,6 +318,27 @@ def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_pa
     assert answer.startswith("Yes: natural persons, or their representatives, have the right to download"), answer
 
 
+def test_what_an_exclusion_leaves_out_is_not_what_it_excludes():
+    massages = block(
+        "4.23 Massages, Steam Bath, Alternative Treatment (Other than AYUSH treatment)\nMassages, steam bath, "
+        "expenses for alternative treatments (other than AYUSH treatment), acupuncture and similar treatment.",
+        "Policy cl. 4.23",
+        document_type="policy_wording",
+        metadata={"section_key": "exclusions", "coverage_type": "not_covered", "benefit_name": "Massages"},
+    )
+    ayush = block(
+        "3.1.6 AYUSH Treatment\nThe Company shall indemnify Medical Expenses incurred for Inpatient Care treatment "
+        "under Ayurveda, Yoga, Unani, Siddha and Homeopathy in any AYUSH Hospital.",
+        "Policy cl. 3.1.6",
+        document_type="policy_wording",
+        metadata={"section_key": "benefits", "coverage_type": "covered", "benefit_name": "AYUSH Treatment"},
+    )
+    answer = compose("Is AYUSH treatment covered?", [massages, ayush], None)
+    assert answer.startswith("The Company shall indemnify Medical Expenses"), answer
+    outpatient = "Out-patient consultations not followed by a Day Care Treatment are not covered."
+    assert yes_no_opener("Is day care treatment covered?", outpatient) == ""  # another thing than day care
+
+
 def test_a_policy_clause_about_another_benefit_gets_no_yes():
     critical = block(
         "3.9 Critical Illness\nIf an Insured Person is first diagnosed with a Critical Illness, the Company will pay "
