@@ -232,9 +232,12 @@ function cover(part, whole) {
   return found / part.size;
 }
 
-// Pieces of a clause: lines, then sentences and "; (b)" points (each a substring of the text).
+// Pieces of a clause: lines, then sentences and "; (b)" points (each a substring of the text). A title line
+// "Caldicott Principle 7 - The duty to share ..." is its name and its rule: an answer may quote the rule alone.
 function pieces(text) {
-  const split = text.split(/\n+/).flatMap((line) => line.split(/(?<=[.;!?])\s+(?=[A-Z(])/));
+  const [first = "", ...rest] = text.split(/\n+/);
+  const lines = [...first.split(/\s[-–—]\s/), ...rest];
+  const split = lines.flatMap((line) => line.split(/(?<=[.;!?])\s+(?=[A-Z(])/));
   return split.map((p) => p.trim()).filter(Boolean);
 }
 
@@ -243,8 +246,18 @@ function citingSentences(answer, source) {
   return sentences(answer).filter((s) => sourcesIn(s).includes(source)).map(withoutMarkers);
 }
 
-// The pieces of the clause an answer sentence quotes (word for word, or nearly: a chat model paraphrases).
+const plain = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+
+// The pieces of the clause an answer sentence quotes: those it quotes word for word when there are any (the
+// offline answerer; a note that repeats the rule in other words is not what was quoted), else those it
+// nearly quotes (a chat model paraphrases).
 function quotedPieces(text, answerSentences) {
+  const said = answerSentences.map(plain);
+  const verbatim = pieces(text).filter((piece) => {
+    const own = plain(piece);
+    return own.split(" ").length >= 3 && said.some((sentence) => sentence.includes(own));
+  });
+  if (verbatim.length) return verbatim;
   const claims = answerSentences.map(words);
   const scored = pieces(text).map((piece) => {
     const own = words(piece);
