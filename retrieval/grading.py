@@ -102,7 +102,8 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     if features.get("reference") == 1.0:
         confidence = max(confidence, REFERENCE_MATCH_FLOOR)
     names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
-    missing = [n for n in names if not mentions(n, haystack.lower(), haystack_terms)]
+    bridged = bridged_names(question, names, haystack_terms)
+    missing = [n for n in names if n not in bridged and not mentions(n, haystack.lower(), haystack_terms)]
     if names and missing:
         confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
     named, own = instrument_named(question), str(evidence.metadata.get("instrument") or "").lower()
@@ -134,6 +135,17 @@ def covered_terms(question: str, wanted: set[str], haystack_terms: set[str]) -> 
         if legal and len(legal & haystack_terms) >= BRIDGE_SHARE * len(legal):
             covered |= set(words(phrase)) & wanted
     return covered
+
+
+def bridged_names(question: str, names: list[str], haystack_terms: set[str]) -> set[str]:
+    """Names inside a plain phrase the chunk covers in its legal terms: "lost a USB stick" is a personal data
+    breach, and a provision on breaches is not off the point for never naming USB sticks."""
+    out: set[str] = set()
+    for phrase, terms in bridges(question):
+        legal = set(words(terms))
+        if legal and len(legal & haystack_terms) >= BRIDGE_SHARE * len(legal):
+            out |= {n for n in names if re.search(rf"\b{re.escape(n)}\b", phrase)}
+    return out
 
 
 def explain(grade: ChunkGrade) -> str:

@@ -110,6 +110,16 @@ def test_plain_words_are_covered_by_the_provision_that_uses_their_legal_terms(sh
     assert grade_all("Can I ask my hospital about an allergy in my records?", [article])[0].features["coverage"] < 0.4
 
 
+def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_legal_terms(shipped):
+    question = "My GP surgery lost a USB stick with patient letters on it. Do we have to tell the patients?"
+    found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
+    article = next(e for e in found if e.citation.startswith("GDPR Art. 34"))  # "personal data breach"
+    assert "usb" not in article.text.lower()
+    assert grade_all(question, [article])[0].missing_names == []  # USB is inside "lost a USB stick"
+    other = "Does the GDPR apply to USB sticks sold in shops?"  # USB named outside any bridged phrase
+    assert grade_all(other, [article])[0].missing_names == ["USB"]
+
+
 @pytest.mark.parametrize(
     ("question", "legal", "not_legal"),
     [
