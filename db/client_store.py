@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 from qdrant_client import QdrantClient, models
@@ -54,6 +55,12 @@ class ClientStore(VectorStore):
     def __init__(self, client: QdrantClient, name: str):
         self._client = client
         self.name = name
+
+    @cached_property
+    def _sentence_vectors(self) -> list[str]:
+        """The sentence multivectors this collection has (one built before statements were stored: sentences)."""
+        stored = self._client.get_collection(self.name).config.params.vectors
+        return [n for n in (SENTENCES, STATEMENTS) if isinstance(stored, dict) and n in stored]
 
     @classmethod
     def create(cls, client: QdrantClient, name: str, dimension: int) -> ClientStore:
@@ -110,29 +117,16 @@ class ClientStore(VectorStore):
         fused = models.Prefetch(prefetch=prefetches, query=fusion, limit=query.limit)
         requests = {
             "dense": models.QueryRequest(
-                query=query.dense, using=DENSE, filter=flt, limit=query.limit, with_payload="dense" in query.payloads
+                query=query.dense, using=DENSE, filter=flt, limit=query.limit, **query.returned("dense")
             ),
             "sparse": models.QueryRequest(
-                query=sparse,
-                using=SPARSE,
-                filter=flt,
-                limit=query.limit,
-                with_payload="sparse" in query.payloads,
-                with_vector=[DENSE] if "sparse" in query.payloads else False,
+                query=sparse, using=SPARSE, filter=flt, limit=query.limit, **query.returned("sparse")
             ),
             "fused": models.QueryRequest(
-                prefetch=prefetches,
-                query=fusion,
-                limit=query.limit,
-                with_payload="fused" in query.payloads,
-                with_vector=[DENSE] if "fused" in query.payloads else False,
+                prefetch=prefetches, query=fusion, limit=query.limit, **query.returned("fused")
             ),
             "reranked": models.QueryRequest(
-                prefetch=[fused],
-                query=[query.dense],
-                using=SENTENCES,
-                limit=query.limit,
-                with_payload="reranked" in query.payloads,
+                prefetch=[fused], query=[query.dense], using=SENTENCES, limit=query.limit, **query.returned("reranked")
             ),
         }
         if query.reference_tokens:
@@ -140,12 +134,7 @@ class ClientStore(VectorStore):
                 query.filters, [models.FieldCondition(key="refs", match=models.MatchAny(any=query.reference_tokens))]
             )
             requests["referenced"] = models.QueryRequest(
-                query=query.dense,
-                using=DENSE,
-                filter=ref_filter,
-                limit=query.limit,
-                with_payload="referenced" in query.payloads,
-                with_vector=[DENSE] if "referenced" in query.payloads else False,
+                query=query.dense, using=DENSE, filter=ref_filter, limit=query.limit, **query.returned("referenced")
             )
         names = [name for name in query.lists if name in requests]
         results = self._client.query_batch_points(self.name, [requests[name] for name in names])
@@ -163,9 +152,7 @@ class ClientStore(VectorStore):
         valid = point_ids(ids)
         if not valid:
             return {}
-        stored = self._client.get_collection(self.name).config.params.vectors
-        names = [n for n in (SENTENCES, STATEMENTS) if isinstance(stored, dict) and n in stored]  # older: no statements
-        records = self._client.retrieve(self.name, valid, with_payload=["text"], with_vectors=names)
+        records = self._client.retrieve(self.name, valid, with_payload=["text"], with_vectors=self._sentence_vectors)
         out = {}
         for r in records:
             vectors = r.vector if isinstance(r.vector, dict) else {}

@@ -60,6 +60,7 @@ class EdgeStore(VectorStore):
         self._shard = shard
         self.path = path
         self._view = view
+        self._sentence_vectors = [SENTENCES, STATEMENTS]  # a generation built before statements: [SENTENCES]
 
     @classmethod
     def create(cls, path: Path, dimension: int) -> EdgeStore:
@@ -125,28 +126,19 @@ class EdgeStore(VectorStore):
         fusion = qe.Fusion.Dbsf() if query.fusion == "dbsf" else qe.Fusion.Rrf(k=RRF_K)
         fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=fusion)  # type: ignore[arg-type]
         requests = {
-            "dense": qe.QueryRequest(
-                limit=query.limit, query=dense, filter=flt, with_payload="dense" in query.payloads
-            ),
-            "sparse": qe.QueryRequest(
-                limit=query.limit,
-                query=sparse,
-                filter=flt,
-                with_payload="sparse" in query.payloads,
-                with_vector=[DENSE] if "sparse" in query.payloads else False,
-            ),
+            "dense": qe.QueryRequest(limit=query.limit, query=dense, filter=flt, **query.returned("dense")),
+            "sparse": qe.QueryRequest(limit=query.limit, query=sparse, filter=flt, **query.returned("sparse")),
             "fused": qe.QueryRequest(
                 limit=query.limit,
                 prefetches=prefetches,
                 query=fusion,  # type: ignore[arg-type]
-                with_payload="fused" in query.payloads,
-                with_vector=[DENSE] if "fused" in query.payloads else False,
+                **query.returned("fused"),
             ),
             "reranked": qe.QueryRequest(
                 limit=query.limit,
                 prefetches=[fused],
                 query=qe.Query.Nearest([query.dense], using=SENTENCES),
-                with_payload="reranked" in query.payloads,
+                **query.returned("reranked"),
             ),
         }
         if query.reference_tokens:
@@ -154,11 +146,7 @@ class EdgeStore(VectorStore):
                 query.filters, [qe.FieldCondition("refs", match=qe.MatchAny(query.reference_tokens))]
             )
             requests["referenced"] = qe.QueryRequest(
-                limit=query.limit,
-                query=dense,
-                filter=ref_filter,
-                with_payload="referenced" in query.payloads,
-                with_vector=[DENSE] if "referenced" in query.payloads else False,
+                limit=query.limit, query=dense, filter=ref_filter, **query.returned("referenced")
             )
         names = [name for name in query.lists if name in requests]
         results = self._shard.query_batch(qe.QueryBatchRequest([requests[name] for name in names]))
@@ -175,11 +163,12 @@ class EdgeStore(VectorStore):
         if not valid:
             return {}
         try:
-            records = self._shard.retrieve(valid, True, [SENTENCES, STATEMENTS])
+            records = self._shard.retrieve(valid, True, self._sentence_vectors)
         except Exception as exc:  # a generation built before statements were stored (PIPELINE_VERSION 11)
-            if STATEMENTS not in str(exc):
+            if STATEMENTS not in str(exc) or STATEMENTS not in self._sentence_vectors:
                 raise
-            records = self._shard.retrieve(valid, True, [SENTENCES])
+            self._sentence_vectors = [SENTENCES]  # known from now on: no second failed call per question
+            records = self._shard.retrieve(valid, True, self._sentence_vectors)
         out = {}
         for r in records:
             vectors = r.vector if isinstance(r.vector, dict) else {}

@@ -42,6 +42,7 @@ INDEXED_FIELDS = (
 )
 
 LISTS = ("dense", "sparse", "fused", "reranked", "referenced")  # what one search returns, in this order
+WITH_DENSE_VECTOR = ("sparse", "fused", "referenced")  # their chunks' cosine is computed from the stored vector
 FilterValue = str | int | bool | list[str] | list[int]
 Filters = dict[str, FilterValue]
 """Payload filters: {"collection": "health_governance", "jurisdiction": ["EU", "UK"]};
@@ -72,6 +73,12 @@ class SearchQuery:
     fusion: Fusion = "dbsf"
     payloads: tuple[str, ...] = LISTS  # the lists whose hits carry their payload (the rest: ids and scores)
     lists: tuple[str, ...] = LISTS  # the lists to compute (the referenced one only with reference tokens)
+
+    def returned(self, name: str) -> dict[str, Any]:
+        """What one list's hits carry (both engines' request fields): the payload where evidence is made from
+        them, and then the dense vector too for the lists a chunk may come from without being in the dense one."""
+        carried = name in self.payloads
+        return {"with_payload": carried, "with_vector": [DENSE] if carried and name in WITH_DENSE_VECTOR else False}
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from core.types import Evidence
 from generation.prompts import REFUSAL
@@ -135,13 +134,63 @@ class Option:
     cue: bool = False
 
 
+def _party_words(text: str) -> frozenset[str]:
+    """Lower-case words, a plural as its singular ("representatives": "representative")."""
+    return frozenset(
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        for w in re.findall(r"[a-z]+", text.lower())
+    )
+
+
+# Who a question or a statement is about, by kind: a person asking about themselves is the data subject, the
+# natural person or the insured person a provision speaks of; "we", a hospital or a trust is the controller,
+# processor or provider; a question about the GDPR or a rider is answered by what "this Regulation" or "the
+# Company" does.
+_PARTY_KINDS = tuple(
+    _party_words(kind)
+    for kind in (
+        "i me my myself patient mum dad mother father child family person people individual subject natural "
+        "member policyholder user representative you",
+        "we us our hospital trust clinic practice surgery gp organisation controller processor provider holder "
+        "company insurer professional doctor",
+        "gdpr ehds regulation law rule rider policy wording scheme company insurer",
+    )
+)
+_ADVERBS = frozenset("still often also only always never already usually generally then thus however not".split())
+_ONLY_RE = re.compile(r"^(?:\W*\w+){0,8}?\W+only\b", re.I)
+# "alternative treatments (other than AYUSH treatment)": what an exclusion leaves out of it
+_EXCEPTED = r"\b(other than|except(?: for)?|excluding|apart from)\b"
+_EXCEPTED_RE = re.compile(rf"{_EXCEPTED}[^;:.()]*", re.I)
+_NEGATED_SUBJECT_RE = re.compile(rf"\b(not|without)\b|{_EXCEPTED}", re.I)
+_CLAUSE_BREAK_RE = re.compile(r"[,;:]|\b(?:so that|where|when|if|unless|which|who)\b", re.I)
+
+
+def _named(text: str) -> set[str]:
+    """The words a text names, without what it names only as an exception ("other than AYUSH treatment")."""
+    return set(words(_EXCEPTED_RE.sub(" ", text)))
+
+
+def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
+    """The statement's subject (its words before the modal, within the clause) is who the question asks
+    about: the same words, or the same kind of party ("the data subject" for "I", "the controller" for
+    "the hospital", "this Regulation" for "the GDPR")."""
+    clauses = [c for c in _CLAUSE_BREAK_RE.split(text[: match.start()]) if c and c.strip()]
+    before = clauses[-1] if clauses else ""  # "Natural persons, or their representatives ..., have the right"
+    if _NEGATED_SUBJECT_RE.search(before):  # "Out-patient consultations not followed by a Day Care Treatment"
+        return False  # is not the day care treatment asked about
+    if set(words(before)) & content_terms(question):
+        return True
+    subject, asked = _party_words(before), _party_words(question)
+    return any(subject & kind and asked & kind for kind in _PARTY_KINDS)
+
+
 def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
     """The statement carries the kind of fact the question asks for; asked whether something is covered,
     an exclusion naming it answers (it overrides any benefit or waiting period that also names it)."""
     text = statement.whole
     if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
         asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
-        return not asked or bool(asked & set(words(_EXCEPTED_RE.sub(" ", text))))
+        return not asked or bool(asked & _named(text))
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))
         return bool(statement.points) and (not listed or bool(listed & set(words(statement.text))))
@@ -251,7 +300,7 @@ def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
     """The statement, or its clause's heading, names what the question asks about (not only as what an
     exclusion leaves out: "alternative treatments (other than AYUSH treatment)" is not about AYUSH)."""
     heading = block.text.split("\n", 1)[0]
-    return not asked or bool(asked & set(words(_EXCEPTED_RE.sub(" ", f"{option.statement.whole} {heading}"))))
+    return not asked or bool(asked & _named(f"{option.statement.whole} {heading}"))
 
 
 def lead_option(
@@ -420,48 +469,6 @@ def _join_points(points: tuple[str, ...]) -> str:
     if len(bullets) == len(points):
         return "; ".join(b.rstrip(";.") for b in bullets)
     return " ".join(points)
-
-
-# Who a question or a statement is about, by kind: a person asking about themselves is the data subject, the
-# natural person or the insured person a provision speaks of; "we", a hospital or a trust is the controller,
-# processor or provider; a question about the GDPR or a rider is answered by what "this Regulation" or "the
-# Company" does.
-_PARTY_KINDS = {
-    "person": "i me my myself patient mum dad mother father child family person people individual subject natural "
-    "member policyholder user representative you",
-    "organisation": "we us our hospital trust clinic practice surgery gp organisation controller processor provider "
-    "holder company insurer professional doctor",
-    "instrument": "gdpr ehds regulation law rule rider policy wording scheme company insurer",
-}
-_ADVERBS = frozenset("still often also only always never already usually generally then thus however not".split())
-_ONLY_RE = re.compile(r"^(?:\W*\w+){0,8}?\W+only\b", re.I)
-# "alternative treatments (other than AYUSH treatment)": what an exclusion leaves out of it
-_EXCEPTED_RE = re.compile(r"\b(other than|except(?: for)?|excluding|apart from)\b[^;:.()]*", re.I)
-_NEGATED_SUBJECT_RE = re.compile(r"\b(not|other than|except|without|excluding)\b", re.I)
-_CLAUSE_BREAK_RE = re.compile(r"[,;:]|\b(?:so that|where|when|if|unless|which|who)\b", re.I)
-
-
-def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
-    """The statement's subject (its words before the modal, within the clause) is who the question asks
-    about: the same words, or the same kind of party ("the data subject" for "I", "the controller" for
-    "the hospital", "this Regulation" for "the GDPR")."""
-    clauses = [c for c in _CLAUSE_BREAK_RE.split(text[: match.start()]) if c and c.strip()]
-    before = clauses[-1] if clauses else ""  # "Natural persons, or their representatives ..., have the right"
-    if _NEGATED_SUBJECT_RE.search(before):  # "Out-patient consultations not followed by a Day Care Treatment"
-        return False  # is not the day care treatment asked about
-    if set(words(before)) & content_terms(question):
-        return True
-    subject, asked = _party_words(before), _party_words(question)
-    return any(subject & kind and asked & kind for kind in map(_party_words, _PARTY_KINDS.values()))
-
-
-@lru_cache(maxsize=4096)
-def _party_words(text: str) -> frozenset[str]:
-    """Lower-case words, a plural as its singular ("representatives": "representative")."""
-    return frozenset(
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-        for w in re.findall(r"[a-z]+", text.lower())
-    )
 
 
 def yes_no_opener(question: str, text: str) -> str:

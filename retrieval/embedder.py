@@ -6,7 +6,6 @@ import hashlib
 import os
 import queue
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cachetools import LRUCache
 
 from core.settings import Settings
 
@@ -39,7 +39,7 @@ class Embedder:
         self._pool_lock = threading.Lock()
         self._pool: queue.SimpleQueue[Any] | None = None
         self.calls = 0  # texts embedded by this instance: lets tests prove a cache was used
-        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent: LRUCache[str, np.ndarray] = LRUCache(maxsize=RECENT_QUERIES)
         self._recent_lock = threading.Lock()
 
     @cached_property
@@ -107,7 +107,6 @@ class Embedder:
     def embed_query(self, text: str) -> np.ndarray:
         with self._recent_lock:
             if (known := self._recent.get(text)) is not None:
-                self._recent.move_to_end(text)
                 return known
         with self._session() as model:
             vector = next(iter(model.query_embed(text)))
@@ -116,8 +115,6 @@ class Embedder:
         unit.setflags(write=False)  # shared by every caller asking for this text
         with self._recent_lock:
             self._recent[text] = unit
-            while len(self._recent) > RECENT_QUERIES:
-                self._recent.popitem(last=False)
         return unit
 
 

@@ -130,22 +130,26 @@ def covered_terms(question: str, wanted: set[str], haystack_terms: set[str]) -> 
     "lost a laptop") when the chunk uses at least half of the legal terms it stands for ("rectification
     inaccurate personal data"), so the provision in the law's words is not outranked for lacking the user's."""
     covered = {t for t in wanted if t in haystack_terms}
+    for phrase in bridged_phrases(question, haystack_terms):
+        covered |= set(words(phrase)) & wanted
+    return covered
+
+
+def bridged_phrases(question: str, haystack_terms: set[str]) -> list[str]:
+    """The question's plain phrases a chunk covers: it uses at least half of the legal terms they stand for."""
+    out = []
     for phrase, terms in bridges(question):
         legal = set(words(terms))
         if legal and len(legal & haystack_terms) >= BRIDGE_SHARE * len(legal):
-            covered |= set(words(phrase)) & wanted
-    return covered
+            out.append(phrase)
+    return out
 
 
 def bridged_names(question: str, names: list[str], haystack_terms: set[str]) -> set[str]:
     """Names inside a plain phrase the chunk covers in its legal terms: "lost a USB stick" is a personal data
     breach, and a provision on breaches is not off the point for never naming USB sticks."""
-    out: set[str] = set()
-    for phrase, terms in bridges(question):
-        legal = set(words(terms))
-        if legal and len(legal & haystack_terms) >= BRIDGE_SHARE * len(legal):
-            out |= {n for n in names if re.search(rf"\b{re.escape(n)}\b", phrase)}
-    return out
+    phrases = bridged_phrases(question, haystack_terms)
+    return {n for n in names for phrase in phrases if re.search(rf"\b{re.escape(n)}\b", phrase)}
 
 
 def explain(grade: ChunkGrade) -> str:

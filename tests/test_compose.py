@@ -46,6 +46,11 @@ def block(text: str, citation: str, authority: str = "binding", doc: str | None 
     )
 
 
+def clause(text: str, citation: str, **metadata: str) -> Evidence:
+    """A clause of a policy wording, with its loader's metadata (section_key, coverage_type, benefit_name)."""
+    return block(text, citation, document_type="policy_wording", metadata=metadata)
+
+
 def test_a_deadline_question_leads_with_the_period_in_the_source_s_words():
     answer = compose(
         "How long do we have to report a personal data breach?", [block(ART_33_1, "GDPR Art. 33(1)")], None
@@ -166,7 +171,7 @@ GRIEVANCE = {
 }
 
 
-def clause(number: str, doc: str = "rider") -> Evidence:
+def grievance_clause(number: str, doc: str = "rider") -> Evidence:
     return block(
         GRIEVANCE[number],
         f"Rider cl. {number}",
@@ -177,7 +182,7 @@ def clause(number: str, doc: str = "rider") -> Evidence:
 
 def test_a_procedure_spread_over_sub_clauses_is_answered_step_by_step_in_the_wording_s_order():
     # retrieval put the last step first; the answer starts where the procedure starts
-    blocks = [clause("9.3"), clause("9.2"), clause("9.1")]
+    blocks = [grievance_clause("9.3"), grievance_clause("9.2"), grievance_clause("9.1")]
     answer = compose("How do I complain about my claim?", blocks, None)
     assert [answer.index(s) for s in ("helpline", "Grievance Redressal Officer", "Ombudsman")] == sorted(
         answer.index(s) for s in ("helpline", "Grievance Redressal Officer", "Ombudsman")
@@ -187,7 +192,9 @@ def test_a_procedure_spread_over_sub_clauses_is_answered_step_by_step_in_the_wor
     ombudsman = compose("When can I go to the Insurance Ombudsman?", blocks, None)
     assert ombudsman.startswith("If the grievance remains unresolved") and "helpline" not in ombudsman
     # clauses of another wording, or a clause standing alone, are not steps
-    alone = compose("How do I complain about my claim?", [clause("9.3"), clause("9.1", doc="other")], None)
+    alone = compose(
+        "How do I complain about my claim?", [grievance_clause("9.3"), grievance_clause("9.1", doc="other")], None
+    )
     assert "helpline" not in alone or "Ombudsman" not in alone
 
 
@@ -202,7 +209,7 @@ OPTIONAL_COPAY = (
 def test_a_statement_that_points_back_is_quoted_after_what_it_points_at():
     answer = compose(
         "Is every claim subject to the same co-payment percentage once I opt for it?",
-        [block(OPTIONAL_COPAY, "Parivar cl. 5.5.8", document_type="policy_wording")],
+        [clause(OPTIONAL_COPAY, "Parivar cl. 5.5.8")],
         None,
     )
     first, _, rest = answer.partition(" [Source 1]. ")
@@ -227,36 +234,32 @@ def test_a_statement_pointing_back_with_nothing_before_it_does_not_lead_when_ano
 
 
 def test_for_a_policy_question_the_clause_headed_by_its_subject_leads():
-    specified = block(
+    specified = clause(
         "4.2 Specified Disease Waiting Period\nIf any listed disease is also a Pre-existing Disease, the longer of "
         "the two waiting periods applies. Expenses for the listed diseases are excluded for 24 months.",
         "Rider cl. 4.2",
-        document_type="policy_wording",
     )
-    ped = block(
+    ped = clause(
         "4.1 Pre-existing Diseases\nExpenses related to the treatment of a Pre-existing Disease and its direct "
         "complications shall be excluded until the expiry of 36 months of continuous coverage.",
         "Rider cl. 4.1",
-        document_type="policy_wording",
     )
     answer = compose("What is the waiting period for pre-existing diseases under the rider?", [specified, ped], None)
     assert "36 months" in answer.split("[Source")[0] and answer.split("[Source ")[1].startswith("2]"), answer
 
 
 def test_a_policy_answer_does_not_follow_with_another_benefit_s_line_or_clause():
-    table = block(
+    table = clause(
         "3.10 Table of Benefits\nCataract Surgery (Clause 3.1.2): Rs. 60,000 per eye.\n"
         "Room Rent and ICU Charges (Clause 3.1.1): no sub-limit, as charged by the Hospital.\n"
         "Hospital Daily Cash Benefit (Clause 3.4): Rs. 1,500 per day, maximum 45 days.",
         "Rider cl. 3.10",
-        document_type="policy_wording",
-        metadata={"section_key": "table_of_benefits"},
+        section_key="table_of_benefits",
     )
-    cash = block(
+    cash = clause(
         "3.4 Hospital Daily Cash\nThe Company will pay Rs. 1,500 per day of Hospitalisation, for at most 45 days.",
         "Rider cl. 3.4",
-        document_type="policy_wording",
-        metadata={"section_key": "benefits"},
+        section_key="benefits",
     )
     answer = compose("What is the limit for cataract surgery on the rider?", [table, cash], None)
     assert answer.startswith("Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye [Source 1]."), answer
@@ -319,19 +322,21 @@ def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_pa
 
 
 def test_what_an_exclusion_leaves_out_is_not_what_it_excludes():
-    massages = block(
+    massages = clause(
         "4.23 Massages, Steam Bath, Alternative Treatment (Other than AYUSH treatment)\nMassages, steam bath, "
         "expenses for alternative treatments (other than AYUSH treatment), acupuncture and similar treatment.",
         "Policy cl. 4.23",
-        document_type="policy_wording",
-        metadata={"section_key": "exclusions", "coverage_type": "not_covered", "benefit_name": "Massages"},
+        section_key="exclusions",
+        coverage_type="not_covered",
+        benefit_name="Massages",
     )
-    ayush = block(
+    ayush = clause(
         "3.1.6 AYUSH Treatment\nThe Company shall indemnify Medical Expenses incurred for Inpatient Care treatment "
         "under Ayurveda, Yoga, Unani, Siddha and Homeopathy in any AYUSH Hospital.",
         "Policy cl. 3.1.6",
-        document_type="policy_wording",
-        metadata={"section_key": "benefits", "coverage_type": "covered", "benefit_name": "AYUSH Treatment"},
+        section_key="benefits",
+        coverage_type="covered",
+        benefit_name="AYUSH Treatment",
     )
     answer = compose("Is AYUSH treatment covered?", [massages, ayush], None)
     assert answer.startswith("The Company shall indemnify Medical Expenses"), answer
@@ -340,12 +345,11 @@ def test_what_an_exclusion_leaves_out_is_not_what_it_excludes():
 
 
 def test_a_policy_clause_about_another_benefit_gets_no_yes():
-    critical = block(
+    critical = clause(
         "3.9 Critical Illness\nIf an Insured Person is first diagnosed with a Critical Illness, the Company will pay "
         "100% of the Critical Illness Sum Insured as a lump sum.",
         "Rider cl. 3.9",
-        document_type="policy_wording",
-        metadata={"section_key": "benefits"},
+        section_key="benefits",
     )
     answer = compose("Will the insurer pay the Sum Insured for my knee replacement?", [critical], None)
     assert answer.startswith("If an Insured Person is first diagnosed with a Critical Illness"), answer

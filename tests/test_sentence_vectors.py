@@ -48,15 +48,19 @@ def test_concurrent_questions_embed_on_separate_sessions_with_the_same_vectors(e
     assert pooled.calls == 1
 
 
-def test_a_query_searched_twice_is_embedded_once_and_the_memo_is_bounded(embedder, monkeypatch):
+def test_a_query_searched_twice_is_embedded_once_and_the_memo_is_bounded(models_dir, tmp_path, monkeypatch):
+    from retrieval.embedder import Embedder
+    from tests.conftest import make_settings
+
     monkeypatch.setattr("retrieval.embedder.RECENT_QUERIES", 2)
-    question = "Who must be told about a breach of patient records, and how fast? (memo test)"
+    embedder = Embedder(make_settings(tmp_path / "data", models_dir, embedding_sessions=1))
+    question = "Who must be told about a breach of patient records, and how fast?"
     before = embedder.calls
     first = embedder.embed_query(question)
     assert np.array_equal(embedder.embed_query(question), first) and embedder.calls - before == 1
     with pytest.raises(ValueError):
         first[0] = 0.0  # shared by every caller: read-only
-    for other in ("first other question (memo test)", "second other question (memo test)"):
+    for other in ("first other question", "second other question"):
         embedder.embed_query(other)
     before = embedder.calls
     assert np.array_equal(embedder.embed_query(question), first) and embedder.calls - before == 1  # evicted
