@@ -61,6 +61,7 @@ _META_QUESTION_RE = re.compile(
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
 CONFIDENCE_WEIGHT = 0.3  # the grader's view of the whole chunk
 DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
+DEFINES_ASKED_BONUS = 0.3  # "'pseudonymisation' means ..." answers "what is pseudonymisation?" before any use of it
 NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure"})  # ("pseudonymisation definition" is "explanation")
 
 _TENS = r"(twenty|thirty|forty|fifty|sixty)[ -](one|two|three|four|five|six|seven|eight|nine)"
@@ -85,6 +86,8 @@ _CUES: dict[str, re.Pattern[str]] = {
     "who": re.compile(r"\b(shall|must|is responsible|are responsible|is accountable|shall be responsible)\b", re.I),
 }  # no cue for yes/no or procedure questions: "shall", "must" and "may" are in nearly every provision
 # "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
+# a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"
+_DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b", re.I)
 _DATE_QUESTION_RE = re.compile(
     r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b", re.I
 )
@@ -156,7 +159,11 @@ _PARTY_KINDS = tuple(
         "gdpr ehds regulation law rule rider policy wording scheme company insurer",
     )
 )
-_ADVERBS = frozenset("still often also only always never already usually generally then thus however not".split())
+# words a modal is followed by that are not the act: adverbs ("are still") and prepositions ("is without prejudice")
+_NOT_VERBS = frozenset(
+    "still often also only always never already usually generally then thus however not without with within in on "
+    "to of for by from under".split()
+)
 _ONLY_RE = re.compile(r"^(?:\W*\w+){0,8}?\W+only\b", re.I)
 # "alternative treatments (other than AYUSH treatment)": what an exclusion leaves out of it
 _EXCEPTED = r"\b(other than|except(?: for)?|excluding|apart from)\b"
@@ -192,8 +199,9 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
         return not asked or bool(asked & _named(text))
     if analysis.answer_type == "list":
-        listed = set(words(analysis.list_of or ""))
-        return bool(statement.points) and (not listed or bool(listed & set(words(statement.text))))
+        listed = set(words(analysis.list_of or ""))  # named by the list or by its clause ("7.4 Claim Documents")
+        named = set(words(statement.text)) | set(words(_heading(block)))
+        return bool(statement.points) and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         return bool(yes_no_opener(question, text))
     if _DATE_QUESTION_RE.search(question):
@@ -202,6 +210,13 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(_MAXIMUM_RE.search(text))
     cue = _CUES.get(analysis.answer_type)
     return bool(cue and cue.search(text))
+
+
+def defines_asked(question: str, text: str) -> bool:
+    """The statement opens by defining a term the question asks about ("What is meant by pseudonymisation?":
+    "'pseudonymisation' means ..."), not a term that merely shares a sentence with it."""
+    match = _DEFINED_TERM_RE.match(text)
+    return bool(match) and bool(set(words(match.group("term"))) & content_terms(question))
 
 
 def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Statement) -> bool:
@@ -253,6 +268,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
         if analysis.answer_type in NOT_DEFINITIONS and _CUES["definition"].search(statement.text):
             score -= DEFINITION_PENALTY
+        if analysis.answer_type == "definition" and defines_asked(question, statement.text):
+            score += DEFINES_ASKED_BONUS
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         out.append(Option(index, statement, support.score, score, cue))
     return out
@@ -481,7 +498,7 @@ def yes_no_opener(question: str, text: str) -> str:
         verb = words(match.group(4))
         if (
             not verb
-            or match.group(4).lower() in _ADVERBS
+            or match.group(4).lower() in _NOT_VERBS
             or verb[0] not in asked
             or not _same_party(question, text, match)
         ):

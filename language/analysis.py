@@ -197,6 +197,8 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
     """Where a question belongs when it names no collection; None when nothing in it says."""
     if patient_named or _RECORDS_RE.search(question) or across_patients(question):
         return "records"
+    if instrument_named(question):  # "the EHDS ... raising their insurance premium" asks the law, not a wording
+        return "governance"
     if _INSURANCE_RE.search(question) or len(_INSURANCE_WEAK_RE.findall(question)) >= 2:
         return "insurance"
     return None

@@ -35,10 +35,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|(lost|lose|losing|misplaced|left) (a |an |the |our |my |their |his |her |some )?"
         r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?|(patient )?(records?|files?|notes?))"
         r"|(sent|emailed|e-mailed|posted|faxed|given|disclosed|shared)\b.{0,60}"
-        r"\bto the wrong (person|people|patient|address))\b",
+        r"\bto the wrong (person|people|patient|address)|\bto (my|an|the|their|his|her) (old|previous) address"
+        r"|\bsomeone else (opened|read|saw|received|got))\b",
         "personal data breach",
     ),
     (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
+    (r"\bappoint(s|ed|ing|ment)?\b", "designate"),
+    (r"\bapply for\b", "submit an application"),
+    (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
     (r"\b(delete|deleted|deletion|erase|remove|forget)\b", "erasure right to be forgotten"),
     # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" is a breach
     (
@@ -58,7 +62,15 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\beverything (the \w+ |they |you |we )?(holds?|keeps?|has|have|stores?) (about|on) (me|them|him|her)\b",
         "right of access copy of the personal data",
     ),
-    (r"\b(object|objection|stop (using|processing))\b", "right to object"),
+    (r"\b(object|objection|stop (using|processing|sending|contacting|emailing|calling|texting))\b", "right to object"),
+    (
+        r"\bmarketing\b|\b(adverts?|advertising|promotional|sales) (letters?|emails?|calls?|texts?|messages?)\b",
+        "direct marketing",
+    ),
+    (
+        r"\bstop (my|their|his|her|our|the) (\w+ ){0,2}(data|records?|information) (from )?(being )?(used|shared)\b",
+        "opt out right to object",
+    ),
     (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),
     (r"\b(legal (reason|basis|ground)|justification|lawful ground)\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
@@ -128,6 +140,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bsum insured\b|\bsi\b", "sum insured"),
     (r"\bfree[- ]look\b", "free look period"),
     (r"\bgrace\b", "grace period"),
+    (
+        r"\b(pay|paid|paying) (\w+ ){0,3}late\b|\blate (payment|premium)\b|\bmiss(ed)? (a |the )?payment\b",
+        "grace period",
+    ),
     (r"\b(room rent|room charges?)\b", "room rent boarding nursing"),
     (r"\bicu\b|\biccu\b", "intensive care unit"),
     (r"\bwaiting\b", "waiting period"),
@@ -161,7 +177,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\b(to treat|treat(ing)? (me|them|him|her|patients?)|provid(e|ing) (my |their )?care|direct care"
-        r"|medical care|diagnos(e|is|ing))\b",
+        r"|medical care|diagnos(e|is|ing)|(my|their|his|her|your) own (treatment|care))\b",
         "medical diagnosis provision of health or social care or treatment",
     ),
     (

@@ -33,6 +33,11 @@ _PARAGRAPH_OF_RE = re.compile(
     r"\bparagraph\s+(\d{1,2})\s+of\s+(?:the\s+)?(?:gdpr\s+|ehds\s+)?(?:articles?|arts?\.?)\s*(\d{1,3})", re.I
 )
 _NAMED_RE = re.compile(r"\b(recital|principle|standard)s?\s+(?:no\.?\s*)?(\d{1,3})\b", re.I)
+_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth").split()
+# "the eighth Caldicott principle", "the 3rd data security standard": an ordinal names the provision too
+_ORDINAL_NAMED_RE = re.compile(
+    r"\b(" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th))\s+(?:[a-z]+\s+){0,2}?(recital|principle|standard)\b", re.I
+)
 _PART_RE = re.compile(r"\(\s?([0-9a-z]{1,5})\s?\)", re.I)
 
 
@@ -92,6 +97,10 @@ def parse_references(text: str) -> list[Reference]:
             found.append(Reference("ref", _path(match.group(1), match.group(2)), instrument))
     for match in _NAMED_RE.finditer(text):
         found.append(Reference(match.group(1).lower(), (match.group(2),), instrument))
+    for match in _ORDINAL_NAMED_RE.finditer(text):
+        ordinal = match.group(1).lower()
+        number = str(_ORDINALS.index(ordinal) + 1) if ordinal in _ORDINALS else ordinal[:-2]
+        found.append(Reference(match.group(2).lower(), (number,), instrument))
     unique: list[Reference] = []
     for ref in found:
         if ref not in unique:

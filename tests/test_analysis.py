@@ -74,6 +74,10 @@ def test_scope_named_in_the_question():
     assert analyse("Is cataract surgery covered on the group rider?").variant == "group"
     assert analyse("Is cataract surgery covered on the group rider?").domain == "insurance"
     assert analyse("How long do I have to report a data breach?").domain is None
+    # a named instrument decides: insurance words in a question about the law do not make it a policy question
+    ehds = "Can health data be used under the EHDS to make decisions like raising someone's insurance premium?"
+    assert analyse(ehds).domain == "governance"
+    assert analyse("Does the GDPR apply to my insurer's claims handling?").domain == "governance"
 
 
 @pytest.mark.parametrize(

@@ -300,6 +300,9 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     assert yes_no_opener("Does the GDPR apply to us?", authority) == ""  # another party's act
     anonymous = "Pseudonymised data are still personal data, while truly anonymous data are outside the GDPR."
     assert yes_no_opener("Does the GDPR still apply if I anonymise the data?", anonymous) == ""  # 'still' is no verb
+    prejudice = "A decision under paragraph 5 is without prejudice to transfers of personal data to the third country."
+    asked = "Are we allowed to send data to a country without an adequacy decision?"
+    assert yes_no_opener(asked, prejudice) == ""  # 'without' is no verb
     partly = "Health data users can download from the secure processing environment only non-personal data."
     assert yes_no_opener("Can I download the individual-level records?", partly) == ""  # a part is not a yes
     fee = "The controller may charge a reasonable fee."
@@ -354,3 +357,35 @@ def test_a_policy_clause_about_another_benefit_gets_no_yes():
     answer = compose("Will the insurer pay the Sum Insured for my knee replacement?", [critical], None)
     assert answer.startswith("If an Insured Person is first diagnosed with a Critical Illness"), answer
     assert yes_no_opener("Will the rider pay for it?", critical.text) == "Yes: "  # the clause alone would say yes
+
+
+def test_a_definition_question_is_led_by_the_statement_defining_the_asked_term_not_one_using_it():
+    uses = block(
+        "1. The controller must implement appropriate technical and organisational measures, such as "
+        "pseudonymisation, designed to implement data-protection principles, such as data minimisation.",
+        "GDPR Art. 25(1)",
+    )
+    defines = block(
+        "(5) 'pseudonymisation' means the processing of personal data in such a manner that the personal data can "
+        "no longer be attributed to a specific data subject without the use of additional information.",
+        "GDPR Art. 4(5)",
+    )
+    answer = compose("What is meant by pseudonymisation in the GDPR?", [uses, defines], None)
+    assert answer.startswith("'pseudonymisation' means") and "[Source 2]" in answer.split(".")[0]
+
+
+def test_a_list_question_is_answered_by_the_points_of_the_clause_its_heading_names():
+    submit = clause(
+        "7.3 Reimbursement Claims\nThe Insured Person shall send the claim to the TPA within 30 days of discharge "
+        "from the Hospital.",
+        "Rider cl. 7.3",
+        section_key="claims",
+    )
+    documents = clause(
+        "7.4 Claim Documents\nThe claim shall be supported by:\n(a) the completed claim form;\n"
+        "(b) photo identity proof of the patient;\n(c) original bills and receipts;\n(d) the discharge summary.",
+        "Rider cl. 7.4",
+        section_key="claims",
+    )
+    answer = compose("What documents do I need to submit for a claim?", [submit, documents], None)
+    assert answer.startswith("The claim shall be supported by") and "(d) the discharge summary" in answer

@@ -19,6 +19,9 @@ from retrieval.sparse import document_terms, encode_query, token_index
         ("Articles 44 to 46", ["ref_44", "ref_45", "ref_46"]),
         ("Caldicott principle 7", ["principle_7", "caldicott_principle_7"]),
         ("GDPR Art. 4(15)", ["ref_4_15", "gdpr_ref_4_15"]),
+        ("What is the eighth Caldicott principle about?", ["principle_8", "caldicott_principle_8"]),
+        ("the 3rd data security standard", ["standard_3"]),
+        ("the first time I asked, on first principles", []),
         ("We have 72 hours (roughly)", []),
     ],
 )

@@ -127,6 +127,12 @@ def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_leg
         ("Our GP surgery lost a laptop with patient records. Who do they tell?", "personal data breach", "erasure"),
         ("We emailed a patient's results to the wrong person. Must we tell them?", "personal data breach", "rectif"),
         ("By when do we have to answer?", "without undue delay", "rectification"),
+        ("They sent my letter to my old address and someone else opened it.", "personal data breach", "erasure"),
+        ("I want the hospital to stop sending me marketing letters.", "direct marketing", "breach"),
+        ("Can I stop my health data being used for research?", "opt out", "restriction"),
+        ("What happens if I pay my renewal premium late?", "grace period", "erasure"),
+        ("How long is a data permit valid for?", "duration", "without undue delay"),
+        ("Do we need to appoint a data protection officer?", "designate", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
