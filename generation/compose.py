@@ -55,7 +55,8 @@ META_LABELS = frozenset({"scope", "source", "history", "background", "note", "st
 # ... unless the question asks about the text itself: its history, scope, source or status
 _META_QUESTION_RE = re.compile(
     r"\b(histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
-    r"|scope|appl(y|ies) to|source|background|status|in force|replaced)\b",
+    r"|scope|appl(y|ies) (to|from)|(start|begin)s? (to apply|applying)|source|background|status|in(to)? force"
+    r"|take effect|replaced)\b",
     re.I,
 )
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
@@ -254,6 +255,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     texts = [[s.scored_text(whole_lists) for s in ss] for ss in per_block]
     naming = {w for i in referenced for w in words(blocks[i].citation)}
     scored = score_sentences(question, texts, embed, referenced, skip_headings=False, naming=naming)
+    asks_date = bool(_DATE_QUESTION_RE.search(question))  # "when does it apply?" is answered only by a date
+    about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -262,8 +265,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             support.score - POSITION_PRIOR * min(statement.position, 10) + CONFIDENCE_WEIGHT * (block.confidence or 0)
         )
         cue = _cue(question, analysis, statement, block)
-        score += (LIST_CUE_BONUS if analysis.answer_type == "list" else CUE_BONUS) if cue else 0.0
-        score -= META_PENALTY if statement.label in META_LABELS else 0.0
+        score += (LIST_CUE_BONUS if analysis.answer_type == "list" or asks_date else CUE_BONUS) if cue else 0.0
+        score -= META_PENALTY if statement.label in META_LABELS and not about_text else 0.0
         score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
         if analysis.answer_type in NOT_DEFINITIONS and _CUES["definition"].search(statement.text):

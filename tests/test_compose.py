@@ -389,3 +389,18 @@ def test_a_list_question_is_answered_by_the_points_of_the_clause_its_heading_nam
     )
     answer = compose("What documents do I need to submit for a claim?", [submit, documents], None)
     assert answer.startswith("The claim shall be supported by") and "(d) the discharge summary" in answer
+
+
+def test_a_when_does_it_apply_question_is_led_by_the_dated_statement_even_in_a_note():
+    tasks = block(
+        "2. When exercising their tasks, health data access bodies shall cooperate with the supervisory authorities "
+        "and with the EHDS Board.",
+        "EHDS Art. 57(2)",
+    )
+    note = block(
+        "1. Natural persons have the right to access their data.\nNote: application dates are staggered: the "
+        "Regulation applies from 26 March 2027.",
+        "EHDS Art. 3(1)",
+    )
+    answer = compose("When do the EHDS rules start to apply?", [tasks, note], None)
+    assert "26 March 2027" in answer.split("[Source")[0]

@@ -185,3 +185,31 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
         "No allergies and intolerances are recorded for Joan Okafor (pat-0001) [Source 1]. "
         "No medications are recorded for Joan Okafor (pat-0001) [Source 2]."
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "cited", "stated"),
+    [
+        # a named instrument decides the domain: "insurance premium" does not send it to the policy wordings
+        (
+            "Can health data be used under the EHDS to make decisions that harm someone, like raising their "
+            "insurance premium?",
+            "EHDS Art. 54",
+            "prohibited",
+        ),
+        ("What is meant by pseudonymisation in the GDPR?", "GDPR Art. 4(5)", "means"),  # the definition, not a use
+        ("What is the eighth Caldicott principle about?", "Caldicott Principle 8", "no surprises"),  # an ordinal
+        ("When do the EHDS rules start to apply?", "EHDS Art.", "26 March 2027"),  # a date question wants a date
+        (
+            "What documents do I need to submit for a reimbursement claim on the group rider?",
+            "CareShield Rider (Group) cl. 7.4",  # the clause headed "Claim Documents", with its points
+            "completed claim form",
+        ),
+        ("What happens if I pay my renewal premium late on the group rider?", "CareShield Rider (Group)", "Grace"),
+    ],
+)
+def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services, question, cited, stated):
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    first = record.answer.split("[Source")[0]
+    assert record.status == "answered" and stated in first, record.answer
+    assert record.citations[0].citation.startswith(cited), record.citations[0].citation
