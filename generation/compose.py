@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from core.types import Evidence
 from generation.prompts import REFUSAL
 from generation.records import compose_records
-from language.analysis import QuestionAnalysis, analyse
+from language.analysis import QuestionAnalysis, analyse, question_sentence
 from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import expansion_terms
 from language.passages import Statement, statements
@@ -138,12 +138,16 @@ class Option:
     cue: bool = False
 
 
-def _party_words(text: str) -> frozenset[str]:
-    """Lower-case words, a plural as its singular ("representatives": "representative")."""
-    return frozenset(
+def _party_words_in_order(text: str) -> list[str]:
+    """Lower-case words in order, a plural as its singular ("representatives": "representative")."""
+    return [
         w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
         for w in re.findall(r"[a-z]+", text.lower())
-    )
+    ]
+
+
+def _party_words(text: str) -> frozenset[str]:
+    return frozenset(_party_words_in_order(text))
 
 
 # Who a question or a statement is about, by kind: a person asking about themselves is the data subject, the
@@ -153,9 +157,9 @@ def _party_words(text: str) -> frozenset[str]:
 _PARTY_KINDS = tuple(
     _party_words(kind)
     for kind in (
-        "i me my myself patient mum dad mother father child family person people individual subject natural "
+        "i me myself patient mum dad mother father child family person people individual subject natural "
         "member policyholder user representative you",
-        "we us our hospital trust clinic practice surgery gp organisation controller processor provider holder "
+        "we us hospital trust clinic practice surgery gp organisation controller processor provider holder "
         "company insurer professional doctor",
         "gdpr ehds regulation law rule rider policy wording scheme company insurer",
     )
@@ -188,8 +192,15 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
         return False  # is not the day care treatment asked about
     if set(words(before)) & content_terms(question):
         return True
-    subject, asked = _party_words(before), _party_words(question)
-    return any(subject & kind and asked & kind for kind in _PARTY_KINDS)
+    subject, asked = _party_words(before), _asked_party(question)
+    return any(subject & kind and asked in kind for kind in _PARTY_KINDS)
+
+
+def _asked_party(question: str) -> str:
+    """The party a yes/no question asks about: the first party word of its asking sentence ("Does the GDPR
+    require us to encrypt patient records?": the GDPR, not the patients), or '' when it names none."""
+    party_words = frozenset().union(*_PARTY_KINDS)
+    return next((w for w in _party_words_in_order(question_sentence(question)) if w in party_words), "")
 
 
 def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
@@ -496,23 +507,28 @@ def yes_no_opener(question: str, text: str) -> str:
     happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
-    asked = set(words(question))
+    asked = words(question)
+    acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))
         if (
-            not verb
-            or match.group(4).lower() in _NOT_VERBS
-            or verb[0] not in asked
-            or not _same_party(question, text, match)
+            verb
+            and match.group(4).lower() not in _NOT_VERBS
+            and verb[0] in asked
+            and _same_party(question, text, match)
         ):
-            continue
-        if _ONLY_RE.match(text[match.end() :]):
-            return ""
-        negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
-        if _CONDITION_RE.search(text):
-            return "Only in some cases: " if negative else "Yes, subject to conditions: "
-        return "No: " if negative else "Yes: "
-    return ""
+            acts.append((asked.index(verb[0]), match))
+    if not acts:
+        return ""
+    # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which
+    # "shall not refuse renewal" answers and "is renewable" does not
+    match = min(acts, key=lambda act: act[0])[1]
+    if _ONLY_RE.match(text[match.end() :]):
+        return ""
+    negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
+    if _CONDITION_RE.search(text):
+        return "Only in some cases: " if negative else "Yes, subject to conditions: "
+    return "No: " if negative else "Yes: "
 
 
 def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:

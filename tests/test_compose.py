@@ -303,6 +303,15 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     prejudice = "A decision under paragraph 5 is without prejudice to transfers of personal data to the third country."
     asked = "Are we allowed to send data to a country without an adequacy decision?"
     assert yes_no_opener(asked, prejudice) == ""  # 'without' is no verb
+    # the party asked about is the question's subject (the GDPR), not the patients its records belong to
+    communication = "The communication to the data subject under paragraph 1 is not required if the data are encrypted."
+    assert yes_no_opener("Does the GDPR require us to encrypt patient records?", communication) == ""
+    # the question's main act (refusing) decides, not a later word of it (renewing)
+    renewal = (
+        "This Rider is renewable annually, and the Company shall not refuse renewal on the ground that an Insured "
+        "Person has made a claim."
+    )
+    assert yes_no_opener("Can my insurer refuse to renew my group rider because I made a claim?", renewal) == "No: "
     partly = "Health data users can download from the secure processing environment only non-personal data."
     assert yes_no_opener("Can I download the individual-level records?", partly) == ""  # a part is not a yes
     fee = "The controller may charge a reasonable fee."
@@ -398,7 +407,7 @@ def test_a_when_does_it_apply_question_is_led_by_the_dated_statement_even_in_a_n
         "EHDS Art. 57(2)",
     )
     note = block(
-        "1. Natural persons have the right to access their data.\nNote: application dates are staggered: the "
+        "1. Natural persons have the right to access their data.\nNote: the obligations start in stages: the "
         "Regulation applies from 26 March 2027.",
         "EHDS Art. 3(1)",
     )
