@@ -62,6 +62,8 @@ _ORPHAN_RE = re.compile(
     r"|In (?:such|this|that|these|those|either|any such) (?:a )?(?:cases?|events?|circumstances?|situations?)"
     r"|For (?:this|that|these|those|such) purposes?)\b"
 )
+# "At the request of the health data user, that duration may be extended": the pointer follows a fronted phrase
+_FRONTED_POINTER_RE = re.compile(r"^([^,;:()]{3,80}),\s+(?:that|this|these|those|such)\s+([a-z][\w-]*)")
 _NAMED_SUBJECT_RE = re.compile(r"^(?:This|These|That|Those|Its|Their)\s+[A-Z]")
 _TERMINATED_RE = re.compile(r"[.!?][\"'’”)\]]*$")
 # "Article 9(1) - Processing of ...", "Caldicott Principle 5 - Everyone ...": a short label, a spaced dash.
@@ -160,8 +162,12 @@ def _normalised(sentence: str) -> str:
 
 def points_back(sentence: str) -> bool:
     """The sentence opens by pointing back at something said before it ("In such cases, ...", "This
-    exclusion ..."): quoted first, an answer's reader cannot tell what it means."""
-    return bool(_ORPHAN_RE.match(sentence))
+    exclusion ...", "At the request of the user, that duration ..."): quoted first, an answer's reader
+    cannot tell what it means."""
+    if _ORPHAN_RE.match(sentence):
+        return True
+    fronted = _FRONTED_POINTER_RE.match(sentence)  # "Where the controller ..., that controller" points within
+    return bool(fronted) and fronted.group(2).lower() not in fronted.group(1).lower()
 
 
 def needs_antecedent(sentence: str) -> bool:

@@ -70,6 +70,10 @@ FLAGGED = [
     ("These include patient summaries and electronic prescriptions. [Source 1]", "orphan_pronoun"),
     ("Such reasons include protecting against serious cross-border threats to health. [Source 3]", "orphan_pronoun"),
     ("It covers confidentiality incidents such as a letter sent to the wrong patient. [Source 1]", "orphan_pronoun"),
+    (  # the pointer after a fronted phrase: which duration?
+        "At the request of the health data user, that duration may be extended once. [Source 1]",
+        "orphan_pronoun",
+    ),
     # a heading or label as a sentence
     (f"Details: [Source 1] {CLEAN_LEAD}", "heading"),
     (
@@ -120,6 +124,7 @@ CLEAN = [
     "In the case of a personal data breach, the controller must notify it to the supervisory authority without "
     "undue delay and, where feasible, no later than 72 hours after becoming aware of it. [Source 1]",
     CLEAN_LEAD,
+    "Where a controller has a representative, that controller must still notify the authority [Source 1].",
     "Within 72 hours of becoming aware of the breach [Source 1].",
     "72 hours is the deadline under GDPR Art. 33(1) [Source 1].",
     "10 000 000 EUR or 2 % of the total worldwide annual turnover is the upper limit [Source 2].",
