@@ -9,8 +9,9 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
+from generation.answer import GeneratedAnswer
 from generation.blocks import MAX_BLOCKS, context_blocks
-from generation.grounded import grounded_answer
+from generation.grounded import GroundedAnswer, grounded_answer
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.services import Services
@@ -26,25 +27,27 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     analysis = analyse(state["question"])
     cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS
     blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect, cap)
-    if state.get("ask_back"):  # a patient named ambiguously: no record answers until the user says which one
-        blocks = []
 
     def emit(piece: str) -> None:
         runtime.stream_writer({"token": piece})
 
-    grounded = grounded_answer(
-        state["question"],
-        analysis,
-        blocks,
-        lambda: services.generator(context.generator),
-        services.sanitiser,
-        settings.policy_evidence_floor,
-        settings.policy_max_clauses,
-        emit,
-    )
+    if ask_back := state.get("ask_back"):  # a patient named ambiguously: the answer is the question back
+        grounded = GroundedAnswer(
+            GeneratedAnswer(f"{ask_back[0].upper()}{ask_back[1:]}.", "refused", ask_back, "none"), [], None
+        )
+        emit(grounded.result.answer)
+    else:
+        grounded = grounded_answer(
+            state["question"],
+            analysis,
+            blocks,
+            lambda: services.generator(context.generator),
+            services.sanitiser,
+            settings.policy_evidence_floor,
+            settings.policy_max_clauses,
+            emit,
+        )
     result, blocks = grounded.result, grounded.blocks
-    if state.get("ask_back"):
-        result.detail = state["ask_back"]
     notes = f"; sanitised: {', '.join(sorted(set(result.sanitised)))}" if result.sanitised else ""
     if result.removed_citations:
         notes += f"; removed unknown citations {', '.join(result.removed_citations)}"

@@ -277,3 +277,4 @@ def test_a_family_name_several_patients_share_is_asked_back_and_no_record_is_sea
         "4 patients have the family name Da Silva: name the patient by full name, patient id or NHS number"
     )
     assert all(e.document_type != "patient_record" for e in record.evidence) and "pat-" not in record.answer
+    assert record.answer == f"{record.status_detail}."  # the answer itself asks which patient is meant
