@@ -26,7 +26,7 @@ from generation.prompts import REFUSAL
 from generation.records import compose_records
 from language.analysis import QuestionAnalysis, analyse, question_sentence
 from language.coherence import needs_antecedent, reads_as_label
-from language.expansion import expansion_terms
+from language.expansion import bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import content_terms
 from language.sentences import ends_with_abbreviation
@@ -228,7 +228,7 @@ def defines_asked(question: str, text: str) -> bool:
     """The statement opens by defining a term the question asks about ("What is meant by pseudonymisation?":
     "'pseudonymisation' means ..."), not a term that merely shares a sentence with it."""
     match = _DEFINED_TERM_RE.match(text)
-    return bool(match) and bool(set(words(match.group("term"))) & content_terms(question))
+    return match is not None and bool(set(words(match.group("term"))) & content_terms(question))
 
 
 def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Statement) -> bool:
@@ -318,13 +318,42 @@ def _heading(block: Evidence) -> str:
     return f"{first_line} {block.metadata.get('benefit_name') or ''}"
 
 
-def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> set[str]:
+@dataclass(frozen=True)
+class Subject:
+    """What a policy question is about, in its own words and in the wording's words its plain phrases stand
+    for ("knee replacement": also "joint replacement")."""
+
+    forms: tuple[frozenset[str], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.forms)
+
+    def named_by(self, text: str) -> bool:
+        """The text names all of it, in one of its forms."""
+        named = set(words(text))
+        return any(form <= named for form in self.forms)
+
+    def touched_by(self, text: str) -> bool:
+        """The text names something of it."""
+        named = set(words(text))
+        return any(form & named for form in self.forms)
+
+
+def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> Subject:
     """For a question about an insurance wording (by its words, or by the clauses it is answered from), what
     it is about without the words of the kind of answer ("pre-existing disease" in "What is the waiting
     period for pre-existing diseases?"): a clause about another subject's waiting period does not answer it."""
     if analysis.domain != "insurance" and not any(b.document_type == "policy_wording" for b in blocks):
-        return set()
-    return content_terms(question) - _COVER_QUESTION_WORDS - _ANSWER_TYPE_WORDS
+        return Subject()
+    own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - _ANSWER_TYPE_WORDS)
+    if not own:
+        return Subject()
+    bridged = []
+    for phrase, terms in bridges(question):
+        replaced = own & set(words(phrase))
+        if replaced:
+            bridged.append((own - replaced) | (set(words(terms)) - _ANSWER_TYPE_WORDS))
+    return Subject((own, *(frozenset(form) for form in bridged if form)))
 
 
 def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
@@ -335,7 +364,7 @@ def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
 
 
 def lead_option(
-    candidates: list[Option], blocks: list[Evidence], asked: set[str] | None = None, subject: set[str] | None = None
+    candidates: list[Option], blocks: list[Evidence], asked: set[str] | None = None, subject: Subject | None = None
 ) -> Option | None:
     """The statement that answers; a binding one when it answers nearly as well as an explanation. Asked
     whether a policy covers something, only a statement naming that thing answers (a clause about
@@ -347,14 +376,17 @@ def lead_option(
         return supported and _names_asked(asked or set(), option, blocks[option.block])
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
-    if subject:  # a clause whose heading names the subject answers before one that mentions it in passing ...
-        cued = any(o.cue for o in ranked)  # ... when it states the kind of fact asked (a period, an amount)
-        naming = [
-            o
-            for o in ranked
-            if subject <= set(words(_heading(blocks[o.block]))) and not _defines(o, blocks) and (o.cue or not cued)
-        ]
-        ranked = naming or ranked
+    if subject:  # a clause whose heading names the subject answers before one that mentions it in passing,
+        cued = any(o.cue for o in ranked)  # when it states the kind of fact asked (a period, an amount)
+        eligible = [o for o in ranked if not _defines(o, blocks) and (o.cue or not cued)]
+        headed = [o for o in eligible if subject.named_by(_heading(blocks[o.block]))]
+        if headed:
+            ranked = headed
+        elif ranked and not subject.touched_by(f"{ranked[0].statement.whole} {_heading(blocks[ranked[0].block])}"):
+            # a statement naming nothing of the subject does not lead when one naming it, or part of it ("hernia"
+            # for "hernia surgery", "joint replacement" for "knee replacement"), is there
+            named = [o for o in eligible if subject.named_by(o.statement.whole)]
+            ranked = named or [o for o in eligible if subject.touched_by(o.statement.whole)] or ranked
     if not ranked:
         return None
     best = ranked[0]
@@ -367,7 +399,7 @@ def lead_option(
 
 
 def following(
-    lead: Option, candidates: list[Option], blocks: list[Evidence], subject: set[str] | None = None
+    lead: Option, candidates: list[Option], blocks: list[Evidence], subject: Subject | None = None
 ) -> list[Option]:
     """Up to two statements of the lead's own provision that support the question: first those next to it
     in the same paragraph (the conditions, exceptions and extensions that change the answer), then the
@@ -396,10 +428,12 @@ def following(
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
             continue
         table = block.metadata.get("section_key") == "table_of_benefits"
-        if subject and (table or not same_block) and not subject & set(words(option.statement.whole)):
+        if subject and (table or not same_block) and not subject.touched_by(option.statement.whole):
             continue  # another clause, or another line of a table, is about another benefit
         if option.statement.lead_in == lead.statement.text or option.statement.text == lead.statement.text:
             continue  # already quoted with its lead-in
+        if lead.statement.marker and not lead.statement.lead_in and same_block and _announces(option.statement):
+            continue  # already quoted before the point it announces
         if needs_antecedent(option.statement.text) and not any(
             o.block == option.block and o.statement.position == option.statement.position - 1 for o in [lead, *chosen]
         ):
@@ -457,14 +491,29 @@ def _finish(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else f"{text}."
 
 
-def render(statement: Statement, block: Evidence) -> str:
-    """A statement as an answer sentence: a lead-in with every point, a point after its lead-in (or its
-    provision when the lead-in is in another chunk); bullet points joined by semicolons; an exclusion
-    clause's bare list says what it excludes."""
+# "the diseases and procedures listed below shall be excluded until ... 24 months": a sentence announcing the list
+_ANNOUNCES_RE = re.compile(r"\b(listed|set out|specified|mentioned|described) below\b|\bthe following\b", re.I)
+
+
+def _announces(statement: Statement) -> bool:
+    return not statement.marker and bool(_ANNOUNCES_RE.search(statement.text))
+
+
+def _announcing(block: Evidence) -> str:
+    """The sentence of the block that announces its list, as a lead-in for one of the points, when the points
+    do not follow a lead-in of their own ('' when none does)."""
+    sentence = next((s.text for s in statements(block.text) if _announces(s)), "")
+    return f"{sentence.rstrip('.;: ')}:" if sentence else ""
+
+
+def render(statement: Statement, block: Evidence, lead: bool = True) -> str:
+    """A statement as an answer sentence: a lead-in with every point, a point after its lead-in (or, leading
+    the answer, after the sentence announcing its list; or else after its provision); bullet points joined by
+    semicolons; an exclusion clause's bare list says what it excludes."""
     if statement.points:
         text = f"{statement.text} {_join_points(statement.points)}"
     elif statement.marker:
-        lead_in = statement.lead_in or f"Under {block.citation}:"
+        lead_in = statement.lead_in or (_announcing(block) if lead else "") or f"Under {block.citation}:"
         marker = "" if statement.marker in "-•*" else f"{statement.marker} "
         text = f"{lead_in} {marker}{statement.text}"
     else:
@@ -559,13 +608,13 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     for number, option in enumerate(chosen):
-        text = render(option.statement, blocks[option.block])
+        text = render(option.statement, blocks[option.block], lead=number == 0)
         if number and len(text.split()) > budget:
             break
         if number == 0 and analysis.answer_type == "yes_no":
             lead_text = render(lead.statement, blocks[lead.block])
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no
-            about = not subject or subject <= set(words(f"{lead_text} {_heading(blocks[lead.block])}"))
+            about = not subject or subject.named_by(f"{lead_text} {_heading(blocks[lead.block])}")
             opener = yes_no_opener(question, lead_text) if about else ""
             text = f"{opener}{text[0].lower()}{text[1:]}" if opener and not text[:2].isupper() else f"{opener}{text}"
         budget -= len(text.split())

@@ -167,7 +167,7 @@ def points_back(sentence: str) -> bool:
     if _ORPHAN_RE.match(sentence):
         return True
     fronted = _FRONTED_POINTER_RE.match(sentence)  # "Where the controller ..., that controller" points within
-    return bool(fronted) and fronted.group(2).lower() not in fronted.group(1).lower()
+    return fronted is not None and fronted.group(2).lower() not in fronted.group(1).lower()
 
 
 def needs_antecedent(sentence: str) -> bool:

@@ -136,7 +136,14 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(reuse|re-use|secondary)\b", "secondary use"),
     (r"\b(break[- ]glass)\b", "emergency access override"),
     # insurance wording
-    (r"\b(co-?pay(ment)?)\b", "co-payment"),
+    (r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage) of\b", "co-payment"),
+    (
+        r"\bbefore (i'?m |i am |he is |she is |they are |being |getting )?(admitted|hospitali[sz]ed)\b"
+        r"|\bafter (i'?m |i am |being |getting )?(discharged|leaving hospital)\b",
+        "pre-hospitalisation post-hospitalisation",
+    ),
+    (r"\b(drunk|intoxicated|under the influence)\b", "alcoholism substance abuse"),
+    (r"\b(treated|treatment|care|nursing) at home\b|\bhome (treatment|care|nursing)\b", "domiciliary hospitalisation"),
     (r"\bsum insured\b|\bsi\b", "sum insured"),
     (r"\bfree[- ]look\b", "free look period"),
     (r"\bgrace\b", "grace period"),

@@ -413,3 +413,25 @@ def test_a_when_does_it_apply_question_is_led_by_the_dated_statement_even_in_a_n
     )
     answer = compose("When do the EHDS rules start to apply?", [tasks, note], None)
     assert "26 March 2027" in answer.split("[Source")[0]
+
+
+WAITING = (
+    "4.2 Specified Disease or Procedure Waiting Period\nExpenses related to the treatment of the diseases and "
+    "procedures listed below shall be excluded until the expiry of 24 months of continuous coverage. The waiting "
+    "period applies even if the disease is contracted after the inception of the Rider.\n(a) Cataract;\n"
+    "(b) Hernia of all types, hydrocele and varicocele;\n(c) Joint replacement surgery, unless necessitated by an "
+    "Accident;"
+)
+
+
+def test_a_policy_question_is_led_by_the_point_naming_its_subject_after_the_sentence_announcing_the_list():
+    waiting = clause(WAITING, "Rider cl. 4.2", section_key="waiting_period")
+    # "knee replacement" is named by the wording as "joint replacement"; "hernia surgery" by "Hernia of all types"
+    for question, point in (
+        ("I need a knee replacement. Is there a waiting period on the rider?", "(c) Joint replacement"),
+        ("Is there a waiting period for hernia surgery on the rider?", "(b) Hernia of all types"),
+    ):
+        first = compose(question, [waiting], None).split(" [Source 1]")[0]
+        assert first.startswith("Expenses related to the treatment of the diseases and procedures listed below")
+        assert "24 months" in first and point in first, first
+        assert fragments(compose(question, [waiting], None)) == []

@@ -133,6 +133,9 @@ def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_leg
         ("What happens if I pay my renewal premium late?", "grace period", "erasure"),
         ("How long is a data permit valid for?", "duration", "without undue delay"),
         ("Do we need to appoint a data protection officer?", "designate", "breach"),
+        ("Will the rider make my dad pay part of every claim?", "co-payment", "breach"),
+        ("Does the rider cover the costs of tests before I'm admitted?", "pre-hospitalisation", "breach"),
+        ("Will the group rider pay if I get injured while drunk?", "alcoholism", "erasure"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
