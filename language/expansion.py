@@ -87,7 +87,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(research|study|studies|clinical trial)\b", "scientific research purposes safeguards"),
     (r"\b(unconscious|emergency|life[- ]threatening|a&e)\b", "vital interests incapable of giving consent"),
-    (r"\b(child|children|kid|teenager|under 16|minor)\b", "child parental responsibility"),
+    (
+        r"\b(child|children|kid|teenager|under 16|minor|(1[0-7]|[1-9])[- ]years?[- ]olds?)\b",
+        "child parental responsibility",
+    ),
     (
         r"\b(hide|restrict|limit|block) (access|who can see)\b|\bhide\b"
         r"|\bstop (some |certain |other )?(doctors|people|staff|professionals|clinicians) (from )?(seeing|accessing)\b",
@@ -123,6 +126,44 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\brisk assessment\b|\bassess(ing)? (the )?risks?\b", "data protection impact assessment high risk"),
     (r"\b(records? of processing|ropa)\b", "records of processing activities"),
     (
+        r"\b(hang|hold) on to\b|\bkeep (\w+ ){0,2}(forever|indefinitely)\b|\bforever\b",
+        "storage limitation kept no longer than is necessary",
+    ),
+    (
+        r"\bjust in case\b|\bmore (data |information )?than (we|they|you) need\b|\bonly need\b",
+        "data minimisation adequate relevant limited to what is necessary",
+    ),
+    (
+        r"\b(new|another|different|other|second) purposes?\b|\bfor something else\b",
+        "further processing compatible with the purposes for which the personal data were initially collected",
+    ),
+    (
+        r"\b(pre-?ticked|already ticked|tick(ed)? box(es)?|cookie banners?|silence|inactivity)\b",
+        "consent clear affirmative act",
+    ),
+    (r"\b(jointly|together) (decide|run|determine)\w*\b|\bdecide together\b", "joint controllers"),
+    (
+        r"\b(offices|establishments?|branches) in (several|many|different|two|three|four|five|\d+) (eu |european )?"
+        r"(countries|member states)\b|\bmain establishment\b",
+        "lead supervisory authority main establishment",
+    ),
+    (
+        r"\b(heard nothing|no (reply|response|answer)|not (replied|responded|answered))\b",
+        "right to an effective judicial remedy against a supervisory authority",
+    ),
+    (r"\b(compensation|damages|sue|suing)\b", "right to compensation material or non-material damage"),
+    (r"\b(dismiss|fire|sack|penalise)\w*\b", "dismissed or penalised"),
+    (
+        r"\b(passed|passing|handed|shared|disclosed) (it |them |the data |their data )?(on )?to other\b|\bthe other "
+        r"(companies|organisations|firms)\b",
+        "notification obligation regarding rectification or erasure recipients",
+    ),
+    (r"\b(paper|handwritten|index cards?|filing cabinet|card index)\b", "filing system manual processing"),
+    (
+        r"\b(every (single )?(day|week|month)|over and over|again and again|repeated(ly)?)\b",
+        "manifestly unfounded or excessive repetitive character",
+    ),
+    (
         r"\b(encrypt\w*|security measures?)\b",
         "security of processing appropriate technical and organisational measures",
     ),
@@ -134,6 +175,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(cross[- ]border|another eu country|abroad in the eu|travel)\b", "MyHealth@EU cross-border"),
     (r"\b(reuse|re-use|secondary)\b", "secondary use"),
+    (
+        r"\b(stumble (up)?on|come across|discover|find) (something|anything)\b|\b(incidental|unexpected) findings?\b",
+        "significant finding related to the health of a natural person",
+    ),
+    (r"\bdrag\w* (its|their) feet\b|\bstall\w*\b|\bobstruct\w*\b", "withholds obstructing deadlines enforcement"),
+    (r"\b(health app|patient portal|online record|patient app|nhs app)\b", "electronic health data access services"),
     (r"\b(break[- ]glass)\b", "emergency access override"),
     # insurance wording
     (r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage) of\b", "co-payment"),
@@ -179,7 +226,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "territorial scope not established in the Union offering of goods or services monitoring of behaviour",
     ),
     (
-        r"\b(my family'?s?|for myself|personal use|household|at home|personal (address book|diary|contacts))\b",
+        r"\b(my family'?s?|for myself|personal use|household|at home|personal (address book|diary|contacts)"
+        r"|(my )?friends'?|christmas cards?|family photos?|private social media)\b",
         "purely personal or household activity",
     ),
     (

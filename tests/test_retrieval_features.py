@@ -136,6 +136,11 @@ def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_leg
         ("Will the rider make my dad pay part of every claim?", "co-payment", "breach"),
         ("Does the rider cover the costs of tests before I'm admitted?", "pre-hospitalisation", "breach"),
         ("Will the group rider pay if I get injured while drunk?", "alcoholism", "erasure"),
+        ("Can we keep old customer files forever just in case?", "storage limitation", "child"),
+        ("Our banner has the box already ticked. Is that valid consent?", "clear affirmative act", "breach"),
+        ("A customer sends the same request every single week. Can we refuse?", "manifestly unfounded", "breach"),
+        ("Can a 14-year-old sign up to a health app on their own?", "child", "breach"),
+        ("Will a 70-year-old pay a co-payment on every claim?", "co-payment", "child"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
