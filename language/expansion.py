@@ -180,7 +180,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "significant finding related to the health of a natural person",
     ),
     (r"\bdrag\w* (its|their) feet\b|\bstall\w*\b|\bobstruct\w*\b", "withholds obstructing deadlines enforcement"),
-    (r"\b(health app|patient portal|online record|patient app|nhs app)\b", "electronic health data access services"),
+    (r"\b(health app|patient portal|online record|nhs app)\b", "electronic health data access services"),
     (r"\b(break[- ]glass)\b", "emergency access override"),
     # insurance wording
     (r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage) of\b", "co-payment"),

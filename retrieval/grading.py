@@ -7,7 +7,9 @@ Features (each in [0, 1]):
   long, situational question counts as full coverage;
 - rerank: best single-sentence similarity (sentence MaxSim);
 - reference: the chunk carries the article/paragraph the question names;
-- numbers: numbers the question names appear in the chunk.
+- numbers: numbers the question names appear in the chunk;
+- title: the law's terms for the question's plain words name the chunk's provision by its title (only
+  present when they do).
 The confidence is their weighted mean over the features that apply (at least 0.65 when the chunk
 carries the exact provision the question names), times a penalty for names the
 question uses that the chunk never mentions (HIPAA, California ...), and capped when the question
@@ -28,8 +30,9 @@ from language.expansion import bridges
 from language.question import content_terms, mentions, named_numbers, salient_names
 from language.references import instrument_named, question_tokens
 from language.words import words
+from retrieval.titles import names, title_of
 
-WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15}
+WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15, "title": 0.15}
 DENSE_RANGE = (0.15, 0.65)
 RERANK_RANGE = (0.20, 0.75)
 MISSING_NAME_PENALTY = 0.6
@@ -93,6 +96,8 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
         features["rerank"] = rerank
     if reference_tokens:
         features["reference"] = 1.0 if set(reference_tokens) & set(evidence.refs) else 0.0
+    if titled(question, evidence.section):
+        features["title"] = 1.0
     if numbers := named_numbers(question):
         features["numbers"] = sum(
             1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", haystack)
@@ -123,6 +128,13 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     )
     grade.explanation = explain(grade)
     return grade
+
+
+def titled(question: str, section: str) -> bool:
+    """The law's terms for the question's plain words name this chunk's provision by its title ("information
+    to be provided where personal data are collected from the data subject": GDPR Art. 13)."""
+    title = frozenset(words(title_of({"section": section})))
+    return any(names(set(words(terms)), title) for _, terms in bridges(question))
 
 
 def covered_terms(question: str, wanted: set[str], haystack_terms: set[str]) -> set[str]:
