@@ -130,7 +130,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "storage limitation kept no longer than is necessary",
     ),
     (
-        r"\bjust in case\b|\bmore (data |information )?than (we|they|you) need\b|\bonly need\b",
+        r"\b(just )?in case (they|we|it|you|i)\b|\bjust in case\b|\bmore (data |information )?than (we|they|you) "
+        r"need\b|\bonly needs?\b",
         "data minimisation adequate relevant limited to what is necessary",
     ),
     (
