@@ -108,10 +108,6 @@ class Settings(BaseSettings):
     follow_citations: bool = Field(
         True, description="Bring the provisions that retrieved recitals, guidance and commentary name into the pool."
     )
-    follow_titles: bool = Field(
-        True,
-        description="Bring the provisions titled in the law's terms for a question's plain words into the pool.",
-    )
     fusion: Literal["rrf", "dbsf"] = Field(
         "dbsf", description="How Qdrant fuses the dense and sparse lists: distribution-based (dbsf) or rank (rrf)."
     )

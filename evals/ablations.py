@@ -51,7 +51,6 @@ VARIANTS = [
     Variant("no authority order", {"authority_order": False}),
     Variant("no chunk context", {"chunk_context": False}),
     Variant("no citation following", {"follow_citations": False}),
-    Variant("no title following", {"follow_titles": False}),
     Variant("pool 10", {"candidate_pool": 10}),
     Variant("pool 50", {"candidate_pool": 50}),
     Variant("fusion rrf", {"fusion": "rrf"}),

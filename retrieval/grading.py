@@ -30,7 +30,6 @@ from language.expansion import bridges
 from language.question import content_terms, mentions, named_numbers, salient_names
 from language.references import instrument_named, question_tokens
 from language.words import words
-from retrieval.titles import names, title_of
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15, "title": 0.15}
 DENSE_RANGE = (0.15, 0.65)
@@ -131,10 +130,26 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
 
 
 def titled(question: str, section: str) -> bool:
-    """The law's terms for the question's plain words name this chunk's provision by its title ("information
-    to be provided where personal data are collected from the data subject": GDPR Art. 13)."""
-    title = frozenset(words(title_of({"section": section})))
+    """The law's terms for the question's plain words name this chunk's provision by its title: the jargon
+    table maps "what were they supposed to tell me when they took my details" to "information to be provided
+    where personal data are collected from the data subject", the title of GDPR Art. 13, whose text (a long
+    list) matches the question poorly."""
+    title = frozenset(words(title_of(section)))
     return any(names(set(words(terms)), title) for _, terms in bridges(question))
+
+
+def title_of(section: str) -> str:
+    """A provision's own title from its heading path: "CHAPTER III / Article 13 - Information to be provided
+    ..." -> "Information to be provided ..."; '' when the heading has no title."""
+    _, dash, title = section.rsplit(" / ", 1)[-1].partition(" - ")
+    return title.strip() if dash else ""
+
+
+def names(terms: set[str], title: frozenset[str]) -> bool:
+    """The terms name the title: they hold all its words ("right to object"), or the title holds all of theirs
+    and they are more than one word ("administrative fines" in "General conditions for imposing
+    administrative fines")."""
+    return bool(title) and (title <= terms or (len(terms) > 1 and terms <= title))
 
 
 def covered_terms(question: str, wanted: set[str], haystack_terms: set[str]) -> set[str]:

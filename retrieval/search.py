@@ -21,7 +21,6 @@ from language.references import question_tokens
 from retrieval.embedder import Embedder
 from retrieval.scope import PatientDirectory
 from retrieval.sparse import encode_query
-from retrieval.titles import TitleDirectory
 
 Mode = Literal["dense", "sparse", "hybrid", "rerank"]
 MIN_CANDIDATES = 50
@@ -37,7 +36,6 @@ class RetrievalOptions:
     reference_boost: bool = True
     expansion: bool = True
     follow_citations: bool = True
-    follow_titles: bool = True
     fusion: Fusion = "dbsf"
 
 
@@ -57,7 +55,6 @@ class Retriever:
         self.reader = reader
         self.embedder = embedder
         self.patients = PatientDirectory()
-        self.titles = TitleDirectory()
 
     def search_lists(
         self,
@@ -108,8 +105,6 @@ class Retriever:
         found = rank(query_vector, lists, k, options)
         if options.follow_citations:
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
-        if options.follow_titles and options.expansion:
-            found += self.titled(query, query_vector, found, filters)
         return self.with_sentence_scores(found, query_vector)
 
     def with_sentence_scores(self, found: list[Evidence], query_vector: np.ndarray) -> list[Evidence]:
@@ -134,24 +129,6 @@ class Retriever:
         for e in candidates[:FOLLOW_FROM]:
             if e.authority != "binding":
                 tokens += [t for t in e.metadata.get("explains") or [] if t not in tokens]
-        return self._provisions(query, query_vector, candidates, filters, tokens)
-
-    def titled(
-        self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None
-    ) -> list[Evidence]:
-        """Binding provisions whose titles the legal terms of the question's plain words name (retrieval/titles.py)."""
-        tokens = self.titles.tokens_for(expansion_terms(query), self.reader.store())
-        return self._provisions(query, query_vector, candidates, filters, tokens)
-
-    def _provisions(
-        self,
-        query: str,
-        query_vector: np.ndarray,
-        candidates: list[Evidence],
-        filters: Filters | None,
-        tokens: list[str],
-    ) -> list[Evidence]:
-        """The best chunks of the binding provisions these tokens name, not among the candidates already."""
         if not tokens:
             return []
         request = SearchQuery(

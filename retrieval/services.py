@@ -38,13 +38,12 @@ class Services:
         return self._web
 
     def retrieval_options(self, mode: Mode) -> RetrievalOptions:
-        """How this process retrieves in a run's mode: fusion, query expansion, citation and title following as set."""
+        """How this process retrieves in a run's mode: fusion, query expansion and citation following as set."""
         settings = self.settings
         return RetrievalOptions(
             mode=mode,
             expansion=settings.query_expansion,
             follow_citations=settings.follow_citations,
-            follow_titles=settings.follow_titles,
             fusion=settings.fusion,
         )
 

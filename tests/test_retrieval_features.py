@@ -17,10 +17,9 @@ from ingest.sidecar import sha256_bytes
 from language.expansion import expansion_terms
 from nodes.grade import grade
 from nodes.retrieve import retrieve
-from retrieval.grading import ChunkGrade, apply_grades, grade_all
+from retrieval.grading import ChunkGrade, apply_grades, grade_all, names, title_of
 from retrieval.resources import Resources
 from retrieval.search import RetrievalOptions
-from retrieval.titles import names, provision_token, title_of
 from tests.conftest import CORPUS, ingest_into, make_settings, run_graph, seed_vector_cache
 
 GOVERNANCE = CORPUS / "health_governance"
@@ -190,28 +189,26 @@ def test_a_question_in_an_articles_title_words_finds_it_through_the_context(cont
     assert ranks[False] is None or ranks[False] > 1
 
 
-# --- title following -------------------------------------------------------------------------------------------
+# --- title feature ---------------------------------------------------------------------------------------------
 
 
-def test_titles_and_provision_tokens_come_from_the_heading_path_and_the_citation():
-    official = {"section": "CHAPTER III - Rights / Section 2 - Information / Article 13 - Information to be provided"}
-    assert title_of(official) == "Information to be provided"
-    assert title_of({"section": "4. Waiting Periods"}) == "" and title_of({}) == ""
-    assert provision_token("GDPR Art. 13(1)(a)") == "gdpr_ref_13" and provision_token("Caldicott Principle 4")
+def test_titles_come_from_the_heading_path_and_are_named_by_whole_terms():
+    assert title_of("CHAPTER III - Rights / Section 2 - Information / Article 13 - Information to be provided") == (
+        "Information to be provided"
+    )
+    assert title_of("4. Waiting Periods") == "" and title_of("") == ""
     assert names({"right", "object"}, frozenset({"right", "object"}))  # the terms hold the whole title
     assert names({"administr", "fine"}, frozenset({"general", "condit", "impos", "administr", "fine"}))
     assert not names({"processor"}, frozenset({"oblig", "processor"}))  # one word inside a longer title: no
 
 
-def test_plain_words_mapped_to_an_articles_title_bring_the_article_into_the_candidates(shipped):
+def test_a_provision_whose_title_the_questions_plain_words_map_to_is_graded_on_it(shipped):
     question = "When the clinic first took my details, what were they supposed to tell me about how they'd use them?"
-    with_titles = shipped.retriever.retrieve(question, None, 20)
-    without = shipped.retriever.retrieve(question, None, 20, RetrievalOptions(follow_titles=False))
-    assert any(e.citation.startswith("GDPR Art. 13(") for e in with_titles)
-    assert not any(e.citation.startswith("GDPR Art. 13(") for e in without)
-    graded = {g.citation: g for g in grade_all(question, with_titles)}
-    assert graded["GDPR Art. 13(1)"].features.get("title") == 1.0  # named by its title, graded on it
-    assert "title" not in graded[without[0].citation].features
+    article_13 = shipped.retriever.retrieve("GDPR Article 13(1) information to be provided", None, 1)
+    graded = grade_all(question, article_13)[0]
+    assert article_13[0].citation == "GDPR Art. 13(1)" and graded.features.get("title") == 1.0
+    other = shipped.retriever.retrieve("GDPR Article 14(1)", None, 1)
+    assert "title" not in grade_all(question, other)[0].features  # Art. 14's title is not what was mapped
 
 
 # --- citation following ----------------------------------------------------------------------------------------
