@@ -203,6 +203,29 @@ def _asked_party(question: str) -> str:
     return next((w for w in _party_words_in_order(question_sentence(question)) if w in party_words), "")
 
 
+# between the party and its act: "Are we (still) allowed to send ...", "Do I have to give ...", "Can I really ..."
+_BEFORE_ACT = frozenset(
+    "still also really actually just ever even legally lawfully always then be able allowed permitted required "
+    "obliged entitled to have has need needs".split()
+)
+
+
+def _asked_act(question: str) -> str:
+    """The act a yes/no question asks about, stemmed: the first word after its party, past the modal's helpers
+    ("Can I look up my neighbour's record if I have system access?": look, not access); '' when the asking
+    sentence names no party."""
+    party_words = frozenset().union(*_PARTY_KINDS)
+    tokens = _party_words_in_order(question_sentence(question))
+    start = next((i for i, w in enumerate(tokens) if w in party_words), None)
+    if start is None:
+        return ""
+    for token in tokens[start + 1 :]:
+        if token not in _BEFORE_ACT and token not in party_words:
+            stem = words(token)
+            return stem[0] if stem else ""
+    return ""
+
+
 def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
     """The statement carries the kind of fact the question asks for; asked whether something is covered,
     an exclusion naming it answers (it overrides any benefit or waiting period that also names it)."""
@@ -556,7 +579,7 @@ def yes_no_opener(question: str, text: str) -> str:
     happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
-    asked = words(question)
+    asked, act = words(question), _asked_act(question)
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))
@@ -564,6 +587,7 @@ def yes_no_opener(question: str, text: str) -> str:
             verb
             and match.group(4).lower() not in _NOT_VERBS
             and verb[0] in asked
+            and (not act or verb[0] == act)  # the act asked about, not another word of the question
             and _same_party(question, text, match)
         ):
             acts.append((asked.index(verb[0]), match))

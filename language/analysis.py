@@ -115,10 +115,12 @@ _INSURANCE_WEAK_RE = re.compile(
 # a patient's id; "NHS number" alone is not one ("What is an NHS number?" asks the standard, not a record)
 _RECORDS_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
 _ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpatients? (on|with|taking|who)\b", re.I)
-# "which patients get a follow-up?" in a question about an algorithm, a law or a duty is not about the records
+# "which patients get a follow-up?" in a question about an algorithm, a law, a duty or a data standard ("a patient
+# with no known allergies in UK Core") is not about the records
 _GOVERNANCE_RE = re.compile(
     r"\b(gdpr|ehds|caldicott|laws?|legal|lawful|regulation|article|controller|processor|consent|algorithms?"
-    r"|automated|automatically|decisions?|obliged|allowed|rights?|trust|organisation|data protection|privacy)\b",
+    r"|automated|automatically|decisions?|obliged|allowed|rights?|trust|organisation|data protection|privacy"
+    r"|uk core|fhir|profiles?|resources?|extensions?|snomed|coded|coding|interoperab\w*)\b",
     re.I,
 )
 # "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not

@@ -78,6 +78,8 @@ def test_scope_named_in_the_question():
     ehds = "Can health data be used under the EHDS to make decisions like raising someone's insurance premium?"
     assert analyse(ehds).domain == "governance"
     assert analyse("Does the GDPR apply to my insurer's claims handling?").domain == "governance"
+    # a question about a data standard is not about the records, though it speaks of "a patient with"
+    assert analyse("How should a system handle a patient with no known allergies in UK Core?").domain is None
 
 
 @pytest.mark.parametrize(

@@ -312,6 +312,11 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
         "Person has made a claim."
     )
     assert yes_no_opener("Can my insurer refuse to renew my group rider because I made a claim?", renewal) == "No: "
+    # the act is what the party is asked to do (look up), not another word of the question (system access)
+    access = "Natural persons have the right to access their personal electronic health data."
+    nurse = "I'm a nurse. Can I look up my neighbour's hospital record out of curiosity if I have system access?"
+    assert yes_no_opener(nurse, access) == ""
+    assert yes_no_opener("Can I access my own health record?", access) == "Yes: "
     partly = "Health data users can download from the secure processing environment only non-personal data."
     assert yes_no_opener("Can I download the individual-level records?", partly) == ""  # a part is not a yes
     fee = "The controller may charge a reasonable fee."
