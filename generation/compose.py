@@ -89,6 +89,8 @@ _CUES: dict[str, re.Pattern[str]] = {
 # "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
 # a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"
 _DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b", re.I)
+_COUNT = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.I)
 _DATE_QUESTION_RE = re.compile(
     r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b", re.I
 )
@@ -241,6 +243,9 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(yes_no_opener(question, text))
     if _DATE_QUESTION_RE.search(question):
         return bool(_DATE_RE.search(text))
+    if counted := _HOW_MANY_RE.search(question):  # "how many digits?": a number of digits ("10 digits", "10-digit")
+        noun = re.escape(counted.group(1).lower().rstrip("s"))
+        return bool(re.search(rf"\b({_COUNT})[- ](\w+[- ])?{noun}", text, re.I))
     if _MAXIMUM_QUESTION_RE.search(question) and analysis.answer_type in ("deadline", "amount"):
         return bool(_MAXIMUM_RE.search(text))
     cue = _CUES.get(analysis.answer_type)

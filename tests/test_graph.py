@@ -206,6 +206,7 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "completed claim form",
         ),
         ("What happens if I pay my renewal premium late on the group rider?", "CareShield Rider (Group)", "Grace"),
+        ("What is an NHS number and how many digits does it have?", "FHIR UK Core NHS Number", "10-digit"),  # a count
     ],
 )
 def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services, question, cited, stated):
