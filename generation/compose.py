@@ -56,7 +56,7 @@ META_LABELS = frozenset({"scope", "source", "history", "background", "note", "st
 _META_QUESTION_RE = re.compile(
     r"\b(histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
     r"|scope|appl(y|ies) (to|from)|(start|begin)s? (to apply|applying)|source|background|status|in(to)? force"
-    r"|take effect|replaced)\b",
+    r"|take effect|replaced|which (\w+ )?profiles?)\b",
     re.I,
 )
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
