@@ -89,6 +89,8 @@ _CUES: dict[str, re.Pattern[str]] = {
 # "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
 # a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"
 _DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b", re.I)
+# "may extend the period ... by three additional months": what follows the period it extends
+_EXTENDS_RE = re.compile(r"\b(extend\w*|prolong\w*)\b.{0,80}\b(additional|further)\b", re.I)
 _COUNT = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.I)
 _DATE_QUESTION_RE = re.compile(
@@ -418,6 +420,9 @@ def lead_option(
     if not ranked:
         return None
     best = ranked[0]
+    if best.cue and _EXTENDS_RE.search(best.statement.text):  # an extension of a period follows the period itself
+        base = [o for o in ranked if o.block == best.block and o.cue and o.statement.position < best.statement.position]
+        best = min(base, key=lambda o: o.statement.position, default=best)
     if blocks[best.block].authority != "binding":
         binding = [o for o in ranked if blocks[o.block].authority == "binding"]
         if binding and binding[0].score >= best.score - BINDING_MARGIN:
@@ -429,19 +434,27 @@ def lead_option(
 def following(
     lead: Option, candidates: list[Option], blocks: list[Evidence], subject: Subject | None = None
 ) -> list[Option]:
-    """Up to two statements of the lead's own provision that support the question: first those next to it
-    in the same paragraph (the conditions, exceptions and extensions that change the answer), then the
-    provision's other paragraphs. A lead-in quoted with its points is complete on its own. For a policy
-    question, a statement of another clause (or another line of a table of benefits, one benefit per line)
-    follows only when it names something of the question's subject."""
+    """Up to two statements of the lead's own provision that support the question, within the answer's word
+    budget: first those next to it in the same paragraph (the conditions, exceptions and extensions that
+    change the answer), then the provision's other paragraphs. A lead-in quoted with its points is complete
+    on its own. For a policy question, a statement of another clause (or another line of a table of
+    benefits, one benefit per line) follows only when it names something of the question's subject."""
     if lead.statement.points:
         return []
     home = blocks[lead.block]
     chosen: list[Option] = []
     covered = set(words(lead.statement.whole))
+    budget = MAX_WORDS - len(lead.statement.whole.split())
 
-    def order(o: Option) -> tuple[bool, bool, int, float]:
-        return o.block != lead.block, not o.cue, abs(o.statement.position - lead.statement.position), -o.score
+    def order(o: Option) -> tuple[bool, bool, bool, int, float]:  # an extension of the lead's period first
+        extends = bool(_EXTENDS_RE.search(o.statement.text))
+        return (
+            o.block != lead.block,
+            not o.cue,
+            not extends,
+            abs(o.statement.position - lead.statement.position),
+            -o.score,
+        )
 
     for option in sorted(candidates, key=order):
         if len(chosen) == MAX_FOLLOWING:
@@ -456,7 +469,7 @@ def following(
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
             continue
         table = block.metadata.get("section_key") == "table_of_benefits"
-        if subject and (table or not same_block) and not subject.touched_by(option.statement.whole):
+        if subject and (table or not same_block) and not subject.named_by(option.statement.whole):
             continue  # another clause, or another line of a table, is about another benefit
         if option.statement.lead_in == lead.statement.text or option.statement.text == lead.statement.text:
             continue  # already quoted with its lead-in
@@ -470,8 +483,11 @@ def following(
         adds = own - covered
         if len(adds) < min(3, (len(own) + 1) // 2):  # it repeats the answer (a short one may add a party)
             continue
+        if len(option.statement.whole.split()) > budget:  # a later, shorter one may still fit
+            continue
         chosen.append(option)
         covered |= adds
+        budget -= len(option.statement.whole.split())
     return sorted(chosen, key=lambda o: (o.block != lead.block, o.block, o.statement.position))
 
 
