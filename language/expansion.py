@@ -35,7 +35,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|(lost|lose|losing|misplaced|left) (a |an |the |our |my |their |his |her |some )?"
         r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?|(patient )?(records?|files?|notes?))"
         r"|(sent|emailed|e-mailed|posted|faxed|given|disclosed|shared)\b.{0,60}"
-        r"\bto the wrong (person|people|patient|address)|\bto (my|an|the|their|his|her) (old|previous) address"
+        r"\bto the wrong \w+|\bto (my|an|the|their|his|her) (old|previous) address"
         r"|\bsomeone else (opened|read|saw|received|got))\b",
         "personal data breach",
     ),
@@ -46,7 +46,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(delete|deleted|deletion|erase|remove|forget)\b", "erasure right to be forgotten"),
     # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" is a breach
     (
-        r"\b(correct|fix|inaccurate|mistakes?)\b|\bwrong\b(?! (person|people|patient|address|recipient))",
+        r"\b(correct|fix|inaccurate|mistakes?|out of date|outdated|not up to date)\b|\b(address|name|details) "
+        r"(has |have )?changed\b|\bupdate (my|their|his|her) (details|address|records?)\b"
+        r"|\bwrong\b(?! (person|people|patient|address|recipient))",
         "rectification inaccurate personal data",
     ),
     (
@@ -88,8 +90,14 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(research|study|studies|clinical trial)\b", "scientific research purposes safeguards"),
     (r"\b(unconscious|emergency|life[- ]threatening|a&e)\b", "vital interests incapable of giving consent"),
     (
-        r"\b(child|children|kid|teenager|under 16|minor|(1[0-7]|[1-9])[- ]years?[- ]olds?)\b",
+        r"\b(child|children|kid|teenager|under 16|minor|(1[0-7]|[1-9])[- ]years?[- ]olds?)\b"
+        r"|\b(son|daughter) (is|aged) (1[0-7]|[1-9])\b",
         "child parental responsibility",
+    ),
+    (r"\b(apps?|online services?|websites?)\b", "information society services"),
+    (
+        r"\bformat (they|we|i|it|the \w+) can (use|read|open)\b|\bmachine[- ]readable\b",
+        "structured, commonly used and machine-readable format data portability",
     ),
     (
         r"\b(hide|restrict|limit|block) (access|who can see)\b|\bhide\b"
@@ -148,9 +156,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(countries|member states)\b|\bmain establishment\b",
         "lead supervisory authority main establishment",
     ),
-    (
-        r"\b(heard nothing|no (reply|response|answer)|not (replied|responded|answered))\b",
+    (  # silence from the regulator is a matter for the courts; silence from the controller is a late answer
+        r"\b(regulator|authority|ico|watchdog)\b.{0,80}"
+        r"\b(heard nothing|no (reply|response|answer)|not (replied|responded))\b",
         "right to an effective judicial remedy against a supervisory authority",
+    ),
+    (
+        r"\b(heard nothing|no (reply|response|answer)|not (replied|responded|answered)|still waiting)\b",
+        "without undue delay and in any event within one month of receipt of the request",
     ),
     (r"\b(compensation|damages|sue|suing)\b", "right to compensation material or non-material damage"),
     (r"\b(dismiss|fire|sack|penalise)\w*\b", "dismissed or penalised"),
@@ -181,7 +194,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "significant finding related to the health of a natural person",
     ),
     (r"\bdrag\w* (its|their) feet\b|\bstall\w*\b|\bobstruct\w*\b", "withholds obstructing deadlines enforcement"),
-    (r"\b(health app|patient portal|online record|nhs app)\b", "electronic health data access services"),
+    (r"\b(patient portal|online record|nhs app)\b", "electronic health data access services"),
     (r"\b(break[- ]glass)\b", "emergency access override"),
     # insurance wording
     (r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage) of\b", "co-payment"),

@@ -141,6 +141,10 @@ def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_leg
         ("A customer sends the same request every single week. Can we refuse?", "manifestly unfounded", "breach"),
         ("Can a 14-year-old sign up to a health app on their own?", "child", "breach"),
         ("Will a 70-year-old pay a co-payment on every claim?", "co-payment", "child"),
+        ("We emailed test results to the wrong GP practice. Must we tell the patients?", "personal data breach", "x"),
+        ("I asked for my notes two months ago and heard nothing.", "within one month", "judicial remedy"),
+        ("I complained to the regulator and heard nothing for months.", "judicial remedy", "rectification"),
+        ("My daughter is 15 and wants to use a mental health app.", "information society services", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
