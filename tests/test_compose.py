@@ -440,3 +440,9 @@ def test_a_policy_question_is_led_by_the_point_naming_its_subject_after_the_sent
         assert first.startswith("Expenses related to the treatment of the diseases and procedures listed below")
         assert "24 months" in first and point in first, first
         assert fragments(compose(question, [waiting], None)) == []
+
+
+def test_a_benefit_the_clauses_never_name_is_not_answered_by_a_clause_that_shares_a_negation_with_the_question():
+    copay = clause("6.1 Co-payment\nNo Co-payment shall apply to any claim under this Rider.", "Rider cl. 6.1")
+    question = "If I don't claim this year on the group rider, do I get a no-claims bonus?"
+    assert compose(question, [copay], None) == REFUSAL  # "no" and "don't" are not what is asked about
