@@ -29,6 +29,7 @@ from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import content_terms
+from language.references import parse_references
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
 from language.words import words
@@ -425,11 +426,28 @@ def lead_option(
         base = [o for o in ranked if o.block == best.block and o.cue and o.statement.position < best.statement.position]
         best = min(base, key=lambda o: o.statement.position, default=best)
     if blocks[best.block].authority != "binding":
+        # a commentary restating a provision the evidence holds ("GDPR Art. 35(1) requires ...") yields to it
+        named = [o for o in ranked if blocks[o.block].authority == "binding" and _names(best, blocks[o.block])]
+        if named:
+            return named[0]
         binding = [o for o in ranked if blocks[o.block].authority == "binding"]
         if binding and binding[0].score >= best.score - BINDING_MARGIN:
             if binding[0].support >= best.support - BINDING_SUPPORT_MARGIN:
                 return binding[0]
     return best
+
+
+def _names(option: Option, block: Evidence) -> bool:
+    """The statement restates the block's provision: it names that one provision and no other ("GDPR Art.
+    35(1) requires ..." names GDPR Art. 35(1); "a lawful basis under Art. 6, a condition under Art. 9 and the
+    safeguards of Art. 89" restates none of them)."""
+    cited, named = parse_references(block.citation), parse_references(option.statement.text)
+    if not cited or len({ref.path[0] for ref in named}) != 1:
+        return False
+    own, ref = cited[0], named[0]
+    same_instrument = not ref.instrument or not own.instrument or ref.instrument == own.instrument
+    shorter = min(len(ref.path), len(own.path))
+    return ref.kind == own.kind and same_instrument and ref.path[:shorter] == own.path[:shorter]
 
 
 def following(

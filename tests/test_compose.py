@@ -446,3 +446,15 @@ def test_a_benefit_the_clauses_never_name_is_not_answered_by_a_clause_that_share
     copay = clause("6.1 Co-payment\nNo Co-payment shall apply to any claim under this Rider.", "Rider cl. 6.1")
     question = "If I don't claim this year on the group rider, do I get a no-claims bonus?"
     assert compose(question, [copay], None) == REFUSAL  # "no" and "don't" are not what is asked about
+
+
+def test_a_commentary_restating_a_provision_the_evidence_holds_yields_to_the_provision():
+    restating = block(
+        "GDPR Art. 33(1) says that a clinic must tell the regulator (the supervisory authority) about a hack or leak "
+        "(a personal data breach) within 72 hours.",
+        "Commentary: breach notification timeline",
+        authority="commentary",
+    )
+    question = "How long does a clinic have to tell the regulator about a hack or leak?"
+    article = block(ART_33_1, "GDPR Art. 33(1)")
+    assert compose(question, [restating, article], None).split("]")[0].endswith("[Source 2")  # the article
