@@ -234,8 +234,9 @@ def _asked_act(question: str) -> str:
 
 def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
     """The statement carries the kind of fact the question asks for; asked whether something is covered,
-    an exclusion naming it answers (it overrides any benefit or waiting period that also names it)."""
-    text = statement.whole
+    an exclusion naming it answers (it overrides any benefit or waiting period that also names it). A point
+    carries what the sentence announcing its list says ("... listed below ... 24 months: (a) Cataract")."""
+    text = statement.whole if statement.lead_in or not statement.marker else f"{_announcing(block)} {statement.whole}"
     if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
         asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
         return not asked or bool(asked & _named(text))

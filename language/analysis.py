@@ -174,10 +174,19 @@ def question_sentence(question: str) -> str:
     return asked[-1].strip(" -:") if asked else question.strip()
 
 
+_CONTRACTED_RE = re.compile(r"\b(what|who|where|when|how)'?s\b", re.I)
+
+
+def _as_asked(text: str) -> str:
+    """A terse question as if typed in full: "whats the free look period" -> "what is the free look period?"."""
+    text = _CONTRACTED_RE.sub(lambda m: f"{m.group(1)} is", text.strip())
+    return text if text.endswith("?") else f"{text}?"
+
+
 def answer_type_of(question: str) -> tuple[AnswerType, str]:
     """The kind of answer a question wants and the words that say so: the asking sentence decides, the whole
     question when that sentence says nothing."""
-    for text in (question_sentence(question), question):
+    for text in (_as_asked(question_sentence(question)), _as_asked(question)):
         for answer_type, pattern in _TYPE_RULES:
             if match := pattern.search(text):
                 return answer_type, match.group(0).strip()

@@ -207,6 +207,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
         ),
         ("What happens if I pay my renewal premium late on the group rider?", "CareShield Rider (Group)", "Grace"),
         ("What is an NHS number and how many digits does it have?", "FHIR UK Core NHS Number", "10-digit"),  # a count
+        (  # a terse query; the point is quoted after the sentence announcing its list, which holds the period
+            "waiting period cataract group rider",
+            "CareShield Rider (Group) cl. 4.2",
+            "12 months of continuous coverage",
+        ),
         (  # the period leads, its extension follows
             "How long will it take to get a decision on my research data application?",
             "EHDS Art. 68(4)",
