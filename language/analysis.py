@@ -104,7 +104,7 @@ _LIST_OF_RE = re.compile(
 _INSURANCE_RE = re.compile(
     r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre-?existing"
     r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield"
-    r"|grace period|free[- ]look)\b",
+    r"|grace period|free[- ]look|(group|company'?s?|work|employer'?s?) (scheme|health plan|health cover))\b",
     re.I,
 )
 _INSURANCE_WEAK_RE = re.compile(

@@ -80,6 +80,7 @@ def test_scope_named_in_the_question():
     assert analyse("Does the GDPR apply to my insurer's claims handling?").domain == "governance"
     # a question about a data standard is not about the records, though it speaks of "a patient with"
     assert analyse("How should a system handle a patient with no known allergies in UK Core?").domain is None
+    assert analyse("I just joined my company's group scheme. When can I get my hernia fixed?").domain == "insurance"
     # a terse question is read as if typed in full
     assert analyse("whats the free look period").answer_type == analyse("What is the free look period?").answer_type
 
