@@ -118,7 +118,9 @@ _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admis
 _EXCLUSION_CODE_RE = re.compile(r"\bexcl\s*0*\d+\b", re.I)
 _NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
 _CONDITION_RE = re.compile(
-    r"\b(unless|except|provided that|only (if|where|when)|subject to|to the extent|on condition)\b", re.I
+    r"\b(unless|except|provided that|only (if|where|when)|subject to|to the extent|on condition)\b"
+    r"|^\W*(where|if|for (any )?(further|additional|subsequent))\b",  # "For any further copies ..., the controller may"
+    re.I,
 )
 
 

@@ -317,6 +317,10 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     nurse = "I'm a nurse. Can I look up my neighbour's hospital record out of curiosity if I have system access?"
     assert yes_no_opener(nurse, access) == ""
     assert yes_no_opener("Can I access my own health record?", access) == "Yes: "
+    # a grant limited by a fronted scope is a conditional yes: the first copy is free
+    further = "For any further copies requested by the data subject, the controller may charge a reasonable fee."
+    charge = "Can the hospital charge me for a copy of my notes?"
+    assert yes_no_opener(charge, further) == "Yes, subject to conditions: "
     partly = "Health data users can download from the secure processing environment only non-personal data."
     assert yes_no_opener("Can I download the individual-level records?", partly) == ""  # a part is not a yes
     fee = "The controller may charge a reasonable fee."
