@@ -399,11 +399,17 @@ def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
 
 
 def lead_option(
-    candidates: list[Option], blocks: list[Evidence], asked: set[str] | None = None, subject: Subject | None = None
+    candidates: list[Option],
+    blocks: list[Evidence],
+    asked: set[str] | None = None,
+    subject: Subject | None = None,
+    fact_wanted: bool = False,
 ) -> Option | None:
     """The statement that answers; a binding one when it answers nearly as well as an explanation. Asked
     whether a policy covers something, only a statement naming that thing answers (a clause about
-    something else must not turn into a benefit or an exclusion)."""
+    something else must not turn into a benefit or an exclusion). Asked for a fact (`fact_wanted`: a
+    period, an amount, a procedure), a policy's definition of the subject does not lead when a statement
+    of its rules does."""
 
     def answers(option: Option) -> bool:
         strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
@@ -417,7 +423,10 @@ def lead_option(
         headed = [o for o in eligible if subject.named_by(_heading(blocks[o.block]))]
         if headed:
             ranked = headed
-        elif ranked and not subject.touched_by(f"{ranked[0].statement.whole} {_heading(blocks[ranked[0].block])}"):
+        elif ranked and (
+            not subject.touched_by(f"{ranked[0].statement.whole} {_heading(blocks[ranked[0].block])}")
+            or (fact_wanted and _defines(ranked[0], blocks))
+        ):
             # a statement naming nothing of the subject does not lead when one naming it, or part of it ("hernia"
             # for "hernia surgery", "joint replacement" for "knee replacement"), is there
             named = [o for o in eligible if subject.named_by(o.statement.whole)]
@@ -438,6 +447,13 @@ def lead_option(
             if binding[0].support >= best.support - BINDING_SUPPORT_MARGIN:
                 return binding[0]
     return best
+
+
+def _about(subject: Subject, text: str, block: Evidence) -> bool:
+    """A statement of another clause is about the question's subject: it names all of it, or names part of it
+    under a heading that does too ("Room charges ..." under a room heading, not "7 days' written notice" of a
+    cancellation clause for a question about notice of a planned admission)."""
+    return subject.named_by(text) or (subject.touched_by(text) and subject.touched_by(_heading(block)))
 
 
 def _names(option: Option, block: Evidence) -> bool:
@@ -491,7 +507,7 @@ def following(
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
             continue
         table = block.metadata.get("section_key") == "table_of_benefits"
-        if subject and (table or not same_block) and not subject.named_by(option.statement.whole):
+        if subject and (table or not same_block) and not _about(subject, option.statement.whole, block):
             continue  # another clause, or another line of a table, is about another benefit
         if option.statement.lead_in == lead.statement.text or option.statement.text == lead.statement.text:
             continue  # already quoted with its lead-in
@@ -657,7 +673,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     subject = policy_subject(question, analysis, blocks)
     if not _META_QUESTION_RE.search(question):  # "History: ...", "Scope: ..." say what a text is, not what it says
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
-    first = lead = lead_option(candidates, blocks, asked, subject)
+    fact_wanted = analysis.answer_type in NOT_DEFINITIONS
+    first = lead = lead_option(candidates, blocks, asked, subject, fact_wanted)
     if first is None:
         return REFUSAL
     antecedent = None
@@ -667,7 +684,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if antecedent is not None:
             break
         remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it
-        lead = lead_option(remaining, blocks, asked, subject)
+        lead = lead_option(remaining, blocks, asked, subject, fact_wanted)
     lead = lead or first  # nothing else answers: the statement stands as the source has it
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
     rest = [o for o in following(lead, candidates, blocks, subject) if o is not antecedent]

@@ -462,3 +462,18 @@ def test_a_commentary_restating_a_provision_the_evidence_holds_yields_to_the_pro
     question = "How long does a clinic have to tell the regulator about a hack or leak?"
     article = block(ART_33_1, "GDPR Art. 33(1)")
     assert compose(question, [restating, article], None).split("]")[0].endswith("[Source 2")  # the article
+
+
+def test_an_amount_question_about_a_policy_is_not_led_by_the_definition_of_its_subject():
+    definition = clause(
+        "2.49 Room Rent\nRoom Rent means the amount charged by a Hospital towards Room and boarding expenses.",
+        "Wording cl. 2.49",
+        section_key="definitions",
+    )
+    limit = clause(
+        "3.1.1.1 Room charges\nRoom charges per day shall be payable up to 1% of the Sum Insured.",
+        "Wording cl. 3.1.1.1",
+        section_key="benefits",
+    )
+    answer = compose("What is the room rent limit?", [definition, limit], None)
+    assert answer.startswith("Room charges per day shall be payable up to 1% of the Sum Insured [Source 2]")
