@@ -62,6 +62,13 @@ class Settings(BaseSettings):
     qdrant_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("QDRANT_API_KEY", "POLICYRAG_QDRANT_API_KEY")
     )
+    index_vector_memory: Literal["cold", "cached"] = Field(
+        "cold",
+        description="Embedded index: how generations built from now on keep their vectors ('policyrag ingest "
+        "--rebuild' builds one at once). 'cold' maps the files and reads the pages queries touch; 'cached' reads every "
+        "32 MB chunk file whole into memory when a reader opens it (about 160 MB per open reader, mostly empty space "
+        "at this corpus size).",
+    )
     qdrant_collection: str = Field("policyrag", description="Collection (alias) name on a Qdrant server.")
 
     groq_api_key: SecretStr | None = Field(

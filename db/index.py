@@ -15,11 +15,13 @@ import fcntl
 import os
 import re
 import shutil
+import sys
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 from core.settings import Settings
 from db.edge_store import EdgeStore
@@ -29,6 +31,11 @@ from db.store import StoreError, VectorStore
 _GEN_RE = re.compile(r"^gen-(\d{6})$")
 KEEP_GENERATIONS = 2
 VIEWS = "views"
+# References to a replaced store when only IndexReader._previous holds it (its tuple, getrefcount's argument).
+# Callers take the store anew for each call, so once the calls begun before the switch return it is closed
+# (an open Edge reader keeps its payload indexes in memory and its files mapped: tens of MB), not kept until
+# the next switch.
+IDLE_REFERENCES = 2
 
 
 class IndexBusyError(StoreError):
@@ -98,8 +105,9 @@ class Backend(ABC):
 class EdgeBackend(Backend):
     """Generations as Qdrant Edge shard folders under the data folder."""
 
-    def __init__(self, index_dir: Path):
+    def __init__(self, index_dir: Path, vector_memory: Literal["cold", "cached"] = "cold"):
         self.index_dir = index_dir
+        self.vector_memory = vector_memory
         self._reader_locks: dict[str, int] = {}
 
     def _generations(self) -> list[str]:
@@ -112,7 +120,7 @@ class EdgeBackend(Backend):
         existing = self._generations()
         number = int(existing[-1].removeprefix("gen-")) + 1 if existing else 1
         name = f"gen-{number:06d}"
-        return name, EdgeStore.create(self.index_dir / name, dimension)
+        return name, EdgeStore.create(self.index_dir / name, dimension, self.vector_memory)
 
     def publish(self, name: str) -> None:
         pointer = self.index_dir / "CURRENT"
@@ -212,7 +220,7 @@ def make_backend(settings: Settings) -> Backend:
 
         api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         return ServerBackend(QdrantClient(url=settings.qdrant_url, api_key=api_key), settings.qdrant_collection)
-    return EdgeBackend(settings.index_dir)
+    return EdgeBackend(settings.index_dir, settings.index_vector_memory)
 
 
 class IndexReader:
@@ -227,15 +235,19 @@ class IndexReader:
 
     def store(self) -> VectorStore:
         name = self.backend.current()
-        if name is None:
-            raise NoIndexError("no index has been built yet: run `make setup` or `policyrag ingest corpus`")
         with self._lock:
             if name != self._name or self._store is None:
-                store = self.backend.open(name)
-                self._retire_previous()
-                if self._store is not None and self._name is not None:
-                    self._previous = (self._name, self._store)  # in-flight queries may still use it
-                self._name, self._store = name, store
+                name = self.backend.current()  # again, under the lock: one read before another call switched is stale
+                if name is None:
+                    raise NoIndexError("no index has been built yet: run `make setup` or `policyrag ingest corpus`")
+                if name != self._name or self._store is None:
+                    store = self.backend.open(name)
+                    self._retire_previous()
+                    if self._store is not None and self._name is not None:
+                        self._previous = (self._name, self._store)  # in-flight queries may still use it
+                    self._name, self._store = name, store
+            elif self._previous and sys.getrefcount(self._previous[1]) <= IDLE_REFERENCES:
+                self._retire_previous()  # no call holds it any more, and none can take it again
             return self._store
 
     @property
