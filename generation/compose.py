@@ -204,11 +204,20 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     return any(subject & kind and asked in kind for kind in _PARTY_KINDS)
 
 
+_ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
+
+
+def _party_at(question: str) -> tuple[list[str], int | None]:
+    """The asking sentence's words and where its first party word is (None when it names none)."""
+    tokens = _party_words_in_order(question_sentence(question))
+    return tokens, next((i for i, w in enumerate(tokens) if w in _ALL_PARTIES), None)
+
+
 def _asked_party(question: str) -> str:
     """The party a yes/no question asks about: the first party word of its asking sentence ("Does the GDPR
     require us to encrypt patient records?": the GDPR, not the patients), or '' when it names none."""
-    party_words = frozenset().union(*_PARTY_KINDS)
-    return next((w for w in _party_words_in_order(question_sentence(question)) if w in party_words), "")
+    tokens, at = _party_at(question)
+    return tokens[at] if at is not None else ""
 
 
 # between the party and its act: "Are we (still) allowed to send ...", "Do I have to give ...", "Can I really ..."
@@ -222,16 +231,12 @@ def _asked_act(question: str) -> str:
     """The act a yes/no question asks about, stemmed: the first word after its party, past the modal's helpers
     ("Can I look up my neighbour's record if I have system access?": look, not access); '' when the asking
     sentence names no party."""
-    party_words = frozenset().union(*_PARTY_KINDS)
-    tokens = _party_words_in_order(question_sentence(question))
-    start = next((i for i, w in enumerate(tokens) if w in party_words), None)
-    if start is None:
+    tokens, at = _party_at(question)
+    if at is None:
         return ""
-    for token in tokens[start + 1 :]:
-        if token not in _BEFORE_ACT and token not in party_words:
-            stem = words(token)
-            return stem[0] if stem else ""
-    return ""
+    act = next((t for t in tokens[at + 1 :] if t not in _BEFORE_ACT and t not in _ALL_PARTIES), "")
+    stem = words(act)
+    return stem[0] if stem else ""
 
 
 def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
