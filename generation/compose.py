@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.types import Evidence
 from generation.prompts import REFUSAL
@@ -29,7 +30,7 @@ from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import content_terms
-from language.references import parse_references
+from language.references import citation_tokens, parse_references
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
 from language.words import words
@@ -146,12 +147,13 @@ class Option:
     cue: bool = False
 
 
-def _party_words_in_order(text: str) -> list[str]:
+@lru_cache(maxsize=4096)  # every statement's subject and every question, once per text
+def _party_words_in_order(text: str) -> tuple[str, ...]:
     """Lower-case words in order, a plural as its singular ("representatives": "representative")."""
-    return [
+    return tuple(
         w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
         for w in re.findall(r"[a-z]+", text.lower())
-    ]
+    )
 
 
 def _party_words(text: str) -> frozenset[str]:
@@ -207,7 +209,7 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
 _ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
 
 
-def _party_at(question: str) -> tuple[list[str], int | None]:
+def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
     """The asking sentence's words and where its first party word is (None when it names none)."""
     tokens = _party_words_in_order(question_sentence(question))
     return tokens, next((i for i, w in enumerate(tokens) if w in _ALL_PARTIES), None)
@@ -464,14 +466,11 @@ def _about(subject: Subject, text: str, block: Evidence) -> bool:
 def _names(option: Option, block: Evidence) -> bool:
     """The statement restates the block's provision: it names that one provision and no other ("GDPR Art.
     35(1) requires ..." names GDPR Art. 35(1); "a lawful basis under Art. 6, a condition under Art. 9 and the
-    safeguards of Art. 89" restates none of them)."""
-    cited, named = parse_references(block.citation), parse_references(option.statement.text)
-    if not cited or len({ref.path[0] for ref in named}) != 1:
+    safeguards of Art. 89" restates none of them). Matched by reference tokens, as retrieval matches them."""
+    named = parse_references(option.statement.text)
+    if len({ref.path[0] for ref in named}) != 1:
         return False
-    own, ref = cited[0], named[0]
-    same_instrument = not ref.instrument or not own.instrument or ref.instrument == own.instrument
-    shorter = min(len(ref.path), len(own.path))
-    return ref.kind == own.kind and same_instrument and ref.path[:shorter] == own.path[:shorter]
+    return bool(set(named[0].tokens(ancestors=False)) & {*block.refs, *citation_tokens(block.citation)})
 
 
 def following(

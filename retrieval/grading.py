@@ -19,7 +19,9 @@ names a reference that no retrieved chunk carries (an article that does not exis
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core.settings import Settings
 from core.types import Evidence
@@ -135,7 +137,12 @@ def titled(question: str, section: str) -> bool:
     where personal data are collected from the data subject", the title of GDPR Art. 13, whose text (a long
     list) matches the question poorly."""
     title = frozenset(words(title_of(section)))
-    return any(names(set(words(terms)), title) for _, terms in bridges(question))
+    return any(names(terms, title) for terms in _legal_terms(question))
+
+
+@lru_cache(maxsize=1024)  # asked once per candidate chunk of the question
+def _legal_terms(question: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(words(terms)) for _, terms in bridges(question))
 
 
 def title_of(section: str) -> str:
@@ -145,7 +152,7 @@ def title_of(section: str) -> str:
     return title.strip() if dash else ""
 
 
-def names(terms: set[str], title: frozenset[str]) -> bool:
+def names(terms: AbstractSet[str], title: frozenset[str]) -> bool:
     """The terms name the title: they hold all its words ("right to object"), or the title holds all of theirs
     and they are more than one word ("administrative fines" in "General conditions for imposing
     administrative fines")."""
