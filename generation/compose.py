@@ -33,6 +33,7 @@ from language.question import content_terms
 from language.references import citation_tokens, parse_references
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
+from language.titles import titled
 from language.words import words
 
 MIN_SUPPORT = 0.35  # below this no statement answers: the refusal ...
@@ -47,6 +48,7 @@ CUE_BONUS = 0.15
 LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
 BINDING_BONUS = 0.08
+TITLE_BONUS = 0.1  # the provision's title is what the law calls the thing asked about ("privacy by design")
 BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation ...
 BINDING_SUPPORT_MARGIN = 0.05  # ... when it supports the question about as well (the same point, not another)
 NEAR = 3  # a following statement stands within this many statements of the lead
@@ -327,6 +329,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
         score += BINDING_BONUS if block.authority == "binding" else 0.0
+        score += TITLE_BONUS if titled(question, block.section) else 0.0
         out.append(Option(index, statement, support.score, score, cue))
     return out
 

@@ -123,6 +123,13 @@ _GOVERNANCE_RE = re.compile(
     r"|uk core|fhir|profiles?|resources?|extensions?|snomed|coded|coding|interoperab\w*)\b",
     re.I,
 )
+# how personal data are handled, whoever handles them: "a computer decided my insurance claim" asks the law
+_DATA_PROTECTION_RE = re.compile(
+    r"\b(personal data|(my|our|their|his|her|patients?'?|customers?'?) (personal |health |medical )?data"
+    r"|data protection|privacy|automated|automatically|profiling|human (intervention|review|look|check))\b"
+    r"|\b(computer|software|machine|algorithm)s?\b.{0,30}\b(decid|reject|refus|turn\w* down|approv)\w*",
+    re.I,
+)
 # "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not
 _WHO_HAS_RE = re.compile(r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b)", re.I)
 _PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
@@ -210,6 +217,8 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
         return "records"
     if instrument_named(question):  # "the EHDS ... raising their insurance premium" asks the law, not a wording
         return "governance"
+    if _DATA_PROTECTION_RE.search(question):
+        return None
     if _INSURANCE_RE.search(question) or len(_INSURANCE_WEAK_RE.findall(question)) >= 2:
         return "insurance"
     return None

@@ -82,9 +82,19 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(company|firm|business|organisation|someone) (that|who|which) (handles|processes|stores|hosts|manages)\b",
         "processor",
     ),
-    (r"\bsub-?contract\w*|\bsub-?processors?\b", "engage another processor prior written authorisation"),
     (
-        r"\b(abroad|overseas|outside the (eu|uk|eea)|the us\b|united states|us-based|based in the us)",
+        r"\bsub-?contract\w*|\bsub-?processors?\b"
+        r"|\b(hire|hires|hiring|use|uses|using|bring in|brings in|engage|take on|appoint) (another|a second|a new"
+        r"|other|a third[- ]party|third[- ]party) (firm|company|provider|supplier|contractor|vendor)s?\b",
+        "engage another processor prior written authorisation",
+    ),
+    (
+        # a place is where data go only when the question sends them there ("the rules in the United States"
+        # asks about another regime, which the grader refuses)
+        r"\b(abroad|overseas|outside the (eu|uk|eea))\b"
+        r"|\b(send|sent|sending|transfer\w*|shar(e|es|ed|ing)|mov(e|es|ed|ing)|stor(e|es|ed|ing)|host\w*)\b.{0,60}"
+        r"\b(the us|united states|usa|america|india|china|japan|canada|australia|singapore)\b"
+        r"|\b(us|us-based|american) (cloud|company|provider|server|vendor|firm|hospital|lab)",
         "transfer third country adequacy appropriate safeguards",
     ),
     (r"\b(research|study|studies|clinical trial)\b", "scientific research purposes safeguards"),
@@ -227,10 +237,19 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
     (r"\b(paid out|pay out|payout|get paid|be paid)\b", "settle claim settlement"),
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
-    (r"\bstop (them |the \w+ )?using\b", "restriction of processing"),
+    (r"\bstop (them |the \w+ )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # while the accuracy is checked, processing may be restricted (not the data corrected yet)
     (
-        r"\b(decides? automatically|automatically decides?|(computer|machine|software)( alone| on its own)? decides?"
-        r"|decided by a (computer|machine)|(computer|machine|algorithm) alone|without a human)\b"
+        r"\b(disput|contest|challeng|disagree)\w*\b.{0,60}\b(accura\w*|correct|wrong|right)\b"
+        r"|\bwhile (they|you|we|the \w+) (check|verif)\w*",
+        "restriction of processing accuracy contested",
+    ),
+    (
+        r"\b(decides? automatically|automatically decides?"
+        r"|(computer|machine|software|algorithm)( program| system)?( alone| on its own)? decid(es?|ed|ing)"
+        r"|decided by a (computer|machine)|(computer|machine|algorithm) alone|without a human|no human"
+        r"|without (any|a) (person|human|people)( \w+)?)\b"
+        r"|\b(computer|machine|software|algorithm|automated system)\b.{0,30}\b(reject|refus|turn\w* down|approv)\w*"
         r"|\bhuman (look|looks|review|reviews|check|checks)\b",
         "automated individual decision-making human intervention",
     ),

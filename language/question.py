@@ -53,7 +53,7 @@ def salient_names(question: str) -> list[str]:
     names = [_PERSONAL_TITLE_RE.sub("", m.group(0)) for m in _TITLED_RE.finditer(text)]  # "Mrs Okafor": "Okafor"
     text = _TITLED_RE.sub(" ", text)
     for match in _NAME_RE.findall(text):
-        if match.lower() in ("i", "a") or match.isdigit() or _PERSONAL_TITLE_RE.fullmatch(f"{match} "):
+        if match.lower() in ("i", "a", "ok") or match.isdigit() or _PERSONAL_TITLE_RE.fullmatch(f"{match} "):
             continue
         if match not in names:
             names.append(match)

@@ -19,9 +19,7 @@ names a reference that no retrieved chunk carries (an article that does not exis
 from __future__ import annotations
 
 import re
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from core.settings import Settings
 from core.types import Evidence
@@ -31,6 +29,7 @@ from language.analysis import is_medical_advice
 from language.expansion import bridges
 from language.question import content_terms, mentions, named_numbers, salient_names
 from language.references import instrument_named, question_tokens
+from language.titles import titled
 from language.words import words
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15, "title": 0.15}
@@ -116,7 +115,10 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     if named and own and named != own:  # the question is about GDPR; this chunk is the EHDS (or the reverse)
         confidence *= 1 - OTHER_INSTRUMENT_PENALTY
         missing = [*missing, named.upper()]
+    # a place named as where data go ("send patient data to the United States") is a third country to the law
+    # that covers the transfer, not another regime
     foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question) if m.group(0).lower() not in haystack.lower()]
+    foreign = [f for f in foreign if f not in bridged_names(question, foreign, haystack_terms)]
     if foreign and confidence > FOREIGN_REGIME_CAP:
         confidence = FOREIGN_REGIME_CAP
         missing = list(dict.fromkeys([*missing, *foreign]))
@@ -129,34 +131,6 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     )
     grade.explanation = explain(grade)
     return grade
-
-
-def titled(question: str, section: str) -> bool:
-    """The law's terms for the question's plain words name this chunk's provision by its title: the jargon
-    table maps "what were they supposed to tell me when they took my details" to "information to be provided
-    where personal data are collected from the data subject", the title of GDPR Art. 13, whose text (a long
-    list) matches the question poorly."""
-    title = frozenset(words(title_of(section)))
-    return any(names(terms, title) for terms in _legal_terms(question))
-
-
-@lru_cache(maxsize=1024)  # asked once per candidate chunk of the question
-def _legal_terms(question: str) -> tuple[frozenset[str], ...]:
-    return tuple(frozenset(words(terms)) for _, terms in bridges(question))
-
-
-def title_of(section: str) -> str:
-    """A provision's own title from its heading path: "CHAPTER III / Article 13 - Information to be provided
-    ..." -> "Information to be provided ..."; '' when the heading has no title."""
-    _, dash, title = section.rsplit(" / ", 1)[-1].partition(" - ")
-    return title.strip() if dash else ""
-
-
-def names(terms: AbstractSet[str], title: frozenset[str]) -> bool:
-    """The terms name the title: they hold all its words ("right to object"), or the title holds all of theirs
-    and they are more than one word ("administrative fines" in "General conditions for imposing
-    administrative fines")."""
-    return bool(title) and (title <= terms or (len(terms) > 1 and terms <= title))
 
 
 def covered_terms(question: str, wanted: set[str], haystack_terms: set[str]) -> set[str]:

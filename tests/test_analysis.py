@@ -81,6 +81,11 @@ def test_scope_named_in_the_question():
     # a question about a data standard is not about the records, though it speaks of "a patient with"
     assert analyse("How should a system handle a patient with no known allergies in UK Core?").domain is None
     assert analyse("I just joined my company's group scheme. When can I get my hernia fixed?").domain == "insurance"
+    # how an insurer handles personal data is a question for the law, not for the wording
+    automated = "A computer program decided my insurance claim with no human involved. Can I ask for a review?"
+    assert analyse(automated).domain is None
+    assert analyse("Does my insurer have to tell me what personal data it holds?").domain is None
+    assert analyse("Does my insurance cover a computer-guided knee operation?").domain == "insurance"
     # a terse question is read as if typed in full
     assert analyse("whats the free look period").answer_type == analyse("What is the free look period?").answer_type
 

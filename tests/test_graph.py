@@ -217,6 +217,22 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 68(4)",
             "within three months",
         ),
+        (  # plain words for restriction: "freeze it" while the accuracy is disputed
+            "Our hospital wants to stop processing my data while I dispute that it is accurate. Can I ask them to "
+            "freeze it?",
+            "GDPR Art. 18(1)",
+            "contests the accuracy",
+        ),
+        (  # the article whose title the plain words map to ("data protection by design") leads
+            "Does a hospital need to build privacy into its new system from the start?",
+            "GDPR Art. 25",
+            "technical and organisational measures",
+        ),
+        (  # a destination country is a third country, not a regime outside the corpus
+            "Can we send patient data to a hospital in the United States?",
+            "GDPR Art. 4",
+            "third country",
+        ),
         (  # "which profile" is answered by the profile's identity
             "Which FHIR profile should I use to record a patient's allergy in UK Core?",
             "FHIR UK Core UKCore-AllergyIntolerance",

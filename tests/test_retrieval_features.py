@@ -15,9 +15,11 @@ from core.settings import Settings
 from core.types import Evidence
 from ingest.sidecar import sha256_bytes
 from language.expansion import expansion_terms
+from language.question import salient_names
+from language.titles import names, title_of
 from nodes.grade import grade
 from nodes.retrieve import retrieve
-from retrieval.grading import ChunkGrade, apply_grades, grade_all, names, title_of
+from retrieval.grading import FOREIGN_REGIME_CAP, ChunkGrade, apply_grades, grade_all
 from retrieval.resources import Resources
 from retrieval.search import RetrievalOptions
 from tests.conftest import CORPUS, ingest_into, make_settings, run_graph, seed_vector_cache
@@ -120,9 +122,29 @@ def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_leg
     assert grade_all(other, [article])[0].missing_names == ["USB"]
 
 
+def test_a_country_data_are_sent_to_is_a_third_country_and_not_another_regime(shipped):
+    question = "Can we send patient data to a hospital in the United States?"
+    found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
+    article = next(e for e in found if e.citation.startswith("GDPR Art. 46"))  # "transfer ... third country"
+    assert "united states" not in article.text.lower()
+    transfer = grade_all(question, [article])[0]
+    assert transfer.missing_names == [] and transfer.confidence > FOREIGN_REGIME_CAP
+    regime = grade_all("What are the health privacy rules in the United States?", [article])[0]
+    assert regime.confidence <= FOREIGN_REGIME_CAP and "United States" in regime.missing_names
+
+
+def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
+    assert salient_names("Do they need our OK first?") == []
+    assert salient_names("Does HIPAA apply?") == ["HIPAA"]
+
+
 @pytest.mark.parametrize(
     ("question", "legal", "not_legal"),
     [
+        ("Can I ask them to freeze my data while I dispute that it is accurate?", "restriction", "erasure"),
+        ("Our app provider wants to hire another firm to host the data.", "engage another processor", "breach"),
+        ("Can an insurer's software reject my claim without any person checking?", "automated", "breach"),
+        ("Can we send patient data to a hospital in the United States?", "third country", "breach"),
         ("Can I ask my hospital to correct a wrong allergy in my records?", "rectification", "personal data breach"),
         ("Our GP surgery lost a laptop with patient records. Who do they tell?", "personal data breach", "erasure"),
         ("We emailed a patient's results to the wrong person. Must we tell them?", "personal data breach", "rectif"),
