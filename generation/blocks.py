@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from core.types import COVERAGE_LABELS, Citation, Evidence
 from language.analysis import QuestionAnalysis
 
@@ -84,6 +86,12 @@ def absent_from_wording(clauses: list[Evidence], found: str) -> str:
     )
 
 
+# a benefit clause's own exception, quoted as the answer: what was asked is the part the clause leaves out
+_EXCEPTION_RE = re.compile(
+    r"\bnot (be )?(covered|payable|admissible|reimbursed)\b|\b(is|are|shall be) excluded\b", re.I
+)
+
+
 def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]) -> tuple[str, str | None]:
     """Policy answers state the coverage polarity of the clause that answers (the first one cited) and name
     it; procedural clauses (claims, grievances, renewal, definitions) get no coverage line."""
@@ -92,6 +100,8 @@ def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]
         if block.metadata.get("section_key") in PROCEDURAL_SECTIONS:
             return answer, None
         polarity = str(block.metadata.get("coverage_type") or "")
+        if polarity == "covered" and _EXCEPTION_RE.search(answer.split("[Source", 1)[0]):
+            polarity = "not_covered"  # "Out-patient consultations ... are not covered", within a benefit clause
         if block.document_type == "policy_wording" and COVERAGE_LABELS.get(polarity):
             label = COVERAGE_LABELS[polarity].lower()
             return f"{answer} Coverage: {label} under {block.citation} [Source {citation.source}].", polarity

@@ -136,7 +136,8 @@ _PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
 # Asking what a policy pays for; questions about running the policy (cancel, renew, premium, claim
 # settlement, complaints) are not, though they say "pay" or "get" too.
 _COVER_RE = re.compile(
-    r"\b(cover(ed|s)?|pay (for|out)|payout|pays? (for )?(his|her|my|the|their|our|a|an) (hospital |medical )?"
+    r"\b(cover(ed|s)?|pay (for|out)|payout|claim (for|back)"
+    r"|pays? (for )?(his|her|my|the|their|our|a|an) (hospital |medical )?"
     r"(bills?|costs?|expenses?|treatment|surgery|operation)|reimburs\w*|entitled|benefits?|bonus|lump sum"
     r"|(do|does|will|would|can) (i|we|he|she|they|the member|my \w+) get|give[sn]? (me|us|him|her|them)"
     r"|offers?|includes?|provides?)\b",

@@ -219,7 +219,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bfree[- ]look\b", "free look period"),
     (r"\bgrace\b", "grace period"),
     (
-        r"\b(pay|paid|paying) (\w+ ){0,3}late\b|\blate (payment|premium)\b|\bmiss(ed)? (a |the )?payment\b",
+        r"\b(pay|paid|paying) (\w+ ){0,3}late\b|\blate (payment|premium)\b|\bmiss(ed)? (a |the )?payment\b"
+        r"|\b(don'?t|do not|didn'?t|did not|can'?t|cannot|fail to|forget to|forgot to) pay\b"
+        r"|\b(pay|paid|payment)\b.{0,30}\b(not|isn'?t|wasn'?t) on time\b|\bmiss(ed)? (a |the |my )?premium\b",
         "grace period",
     ),
     (r"\b(room rent|room charges?)\b", "room rent boarding nursing"),

@@ -24,7 +24,7 @@ STOPWORDS = frozenset(
 # Not stop words here: "not", "no" and "nor" carry the polarity of exclusions ("shall not be liable").
 STOPWORDS = STOPWORDS - {"not", "no", "nor"}
 
-_WORD_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+_WORD_RE = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?(?:-[a-z]+)*")
 
 _local = threading.local()  # a Snowball stemmer keeps state per call: one per thread (the compare graph's
 # parallel branches and the HTTP server's worker threads stem at the same time)
@@ -46,8 +46,12 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=8192)  # the same evidence texts are read by grading, strips and the composer in one run
 def _words(text: str) -> tuple[str, ...]:
     out = []
-    for word in _WORD_RE.findall(text.lower()):
-        if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
-            continue
-        out.append(word if word[0].isdigit() else _stem(word))
+    for token in _WORD_RE.findall(text.lower()):
+        parts = token.split("-")
+        for word in parts:
+            if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+                continue
+            out.append(word if word[0].isdigit() else _stem(word))
+        if len(parts) > 1 and token[0].isalpha():  # "out-patient" is also "outpatient", as users write it
+            out.append(_stem("".join(parts)))
     return tuple(out)

@@ -548,6 +548,17 @@ def test_answers_state_their_coverage_and_the_clause(make_services, question, po
         assert value in record.answer
 
 
+def test_a_benefit_clause_s_own_exception_is_stated_as_not_covered(make_services):
+    """The day care clause is a benefit; its sentence on out-patient consultations is what it leaves out."""
+    record = run_graph("Are outpatient consultations covered on the individual rider?", make_services(), **OFFLINE)
+    match = COVERAGE_LINE_RE.search(record.answer)
+    assert match, record.answer
+    assert "Out-patient consultations" in record.answer.split("[Source", 1)[0]
+    assert match.group(1) == "not covered" and record.coverage_type == "not_covered"
+    evidence = {e.citation: e for e in record.evidence}
+    assert evidence[match.group(2)].metadata["coverage_type"] == "covered"  # the clause itself is a benefit
+
+
 # --------------------------------------------------------------------------- compare: shipped riders
 
 

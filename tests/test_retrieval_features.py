@@ -17,11 +17,13 @@ from ingest.sidecar import sha256_bytes
 from language.expansion import expansion_terms
 from language.question import salient_names
 from language.titles import names, title_of
+from language.words import words
 from nodes.grade import grade
 from nodes.retrieve import retrieve
 from retrieval.grading import FOREIGN_REGIME_CAP, ChunkGrade, apply_grades, grade_all
 from retrieval.resources import Resources
 from retrieval.search import RetrievalOptions
+from retrieval.sparse import document_terms, encode_document, encode_query, token_index
 from tests.conftest import CORPUS, ingest_into, make_settings, run_graph, seed_vector_cache
 
 GOVERNANCE = CORPUS / "health_governance"
@@ -131,6 +133,17 @@ def test_a_country_data_are_sent_to_is_a_third_country_and_not_another_regime(sh
     assert transfer.missing_names == [] and transfer.confidence > FOREIGN_REGIME_CAP
     regime = grade_all("What are the health privacy rules in the United States?", [article])[0]
     assert regime.confidence <= FOREIGN_REGIME_CAP and "United States" in regime.missing_names
+
+
+def test_a_hyphenated_word_matches_its_closed_form_as_users_write_it():
+    assert set(words("outpatient")) <= set(words("Out-patient consultations"))
+    assert set(words("preexisting")) <= set(words("a pre-existing disease"))
+    assert words("a 24-hour stay") == ["24", "hour", "stay"]  # a number and its unit are not one word
+    question = "Does the policy pay for outpatient physiotherapy?"
+    clause = "Out-patient consultations and diagnostics not followed by a Day Care Treatment are not covered."
+    outpatient = token_index(words("outpatient")[0])
+    assert outpatient in encode_query(question).indices
+    assert outpatient in encode_document(document_terms(clause), 10.0).indices
 
 
 def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
