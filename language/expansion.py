@@ -227,6 +227,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(room rent|room charges?)\b", "room rent boarding nursing"),
     (r"\bicu\b|\biccu\b", "intensive care unit"),
     (r"\bwaiting\b", "waiting period"),
+    # a new member asking when treatment is paid for asks about the waiting periods
+    (
+        r"\b(just|recently|newly) (joined|enrolled|signed up|bought|taken out|started)\b"
+        r"|\bwhen (can|will|could) (i|we|he|she|they) (get|have|claim)\b|\bhow soon (can|will)\b",
+        "waiting period continuous coverage",
+    ),
     (r"\b(excluded|not covered|exclusion)\b", "exclusions shall not be liable"),
     (r"\bivf\b|\b(conceive|fertility treatment)\b", "in vitro fertilisation assisted reproduction infertility"),
     (r"\b(for a living|professionally|as (a|my|his|her) job|paid to)\b", "professional"),

@@ -233,6 +233,17 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 4",
             "third country",
         ),
+        (  # when a new member asks when treatment is paid for, the waiting period naming it answers, not the
+            # clauses that share the situation's words ("company", "joined")
+            "I recently joined my employer's group scheme. When can I have my hernia operated on?",
+            "CareShield Rider (Group) cl. 4.2",
+            "12 months",
+        ),
+        (
+            "I bought the individual rider last month. How soon can I claim for my knee replacement?",
+            "CareShield Rider (Individual) cl. 4.2",
+            "24 months",
+        ),
         (  # "which profile" is answered by the profile's identity
             "Which FHIR profile should I use to record a patient's allergy in UK Core?",
             "FHIR UK Core UKCore-AllergyIntolerance",
