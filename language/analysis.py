@@ -130,6 +130,13 @@ _DATA_PROTECTION_RE = re.compile(
     r"|\b(computer|software|machine|algorithm)s?\b.{0,30}\b(decid|reject|refus|turn\w* down|approv)\w*",
     re.I,
 )
+# "Is X covered?" with nothing else to place it asks what a policy pays for; "covered by the data sharing
+# duties" or "covered by the law" does not
+_COVERED_RE = re.compile(r"\b(covered|cover|covers|pays? for|reimburs\w*)\b", re.I)
+_NOT_COVER_RE = re.compile(
+    rf"{_GOVERNANCE_RE.pattern}|\b(data|duty|duties|rules?|standards?|principles?|exempt\w*|exceptions?|research)\b",
+    re.I,
+)
 # "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not
 _WHO_HAS_RE = re.compile(r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b)", re.I)
 _PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
@@ -221,6 +228,8 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
     if _DATA_PROTECTION_RE.search(question):
         return None
     if _INSURANCE_RE.search(question) or len(_INSURANCE_WEAK_RE.findall(question)) >= 2:
+        return "insurance"
+    if _COVERED_RE.search(question) and not _NOT_COVER_RE.search(question):  # "Are cosmetic procedures covered?"
         return "insurance"
     return None
 

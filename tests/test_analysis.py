@@ -86,6 +86,11 @@ def test_scope_named_in_the_question():
     assert analyse(automated).domain is None
     assert analyse("Does my insurer have to tell me what personal data it holds?").domain is None
     assert analyse("Does my insurance cover a computer-guided knee operation?").domain == "insurance"
+    # "is X covered?" with nothing else to place it asks about a policy; covered by a law or a duty does not
+    assert analyse("Are cosmetic procedures covered?").domain == "insurance"
+    assert analyse("Will they pay for my physiotherapy?").domain == "insurance"
+    assert analyse("Are fitness trackers covered by the data sharing duties?").domain is None
+    assert analyse("Is my research project covered by the exemption?").domain is None
     # a terse question is read as if typed in full
     assert analyse("whats the free look period").answer_type == analyse("What is the free look period?").answer_type
 
