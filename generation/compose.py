@@ -453,7 +453,9 @@ def lead_option(
         named = [o for o in ranked if blocks[o.block].authority == "binding" and _names(best, blocks[o.block])]
         if named:
             return named[0]
-        binding = [o for o in ranked if blocks[o.block].authority == "binding"]
+        # one point of a provision's list ("(e) a description of whether ... pseudonymised or anonymised") states
+        # no rule on its own: it does not displace an explanation
+        binding = [o for o in ranked if blocks[o.block].authority == "binding" and not o.statement.marker]
         if binding and binding[0].score >= best.score - BINDING_MARGIN:
             if binding[0].support >= best.support - BINDING_SUPPORT_MARGIN:
                 return binding[0]

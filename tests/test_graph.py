@@ -244,6 +244,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "CareShield Rider (Individual) cl. 4.2",
             "24 months",
         ),
+        (  # one point of an application's contents does not displace the explanation of the difference
+            "What is the difference between pseudonymised and anonymised data?",
+            "Commentary: pseudonymisation versus anonymisation",
+            "still personal data",
+        ),
         (  # "which profile" is answered by the profile's identity
             "Which FHIR profile should I use to record a patient's allergy in UK Core?",
             "FHIR UK Core UKCore-AllergyIntolerance",
