@@ -36,7 +36,7 @@ from language.support import Embed, score_sentences
 from language.titles import titled
 from language.words import words
 
-MIN_SUPPORT = 0.35  # below this no statement answers: the refusal ...
+MIN_SUPPORT = 0.3  # below this no statement answers: the refusal ...
 STRONG_BLOCK = 0.6  # ... unless its block was graded this relevant: then a statement needs only
 STRONG_BLOCK_SUPPORT = 0.15
 FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
