@@ -610,7 +610,22 @@ def render(statement: Statement, block: Evidence, lead: bool = True) -> str:
         text = f"{lead_in} {marker}{statement.text}"
     else:
         text = _without_label(statement.text)
-    return _finish(_as_exclusion(text, block))
+    return _finish(_as_exclusion(_named_document(text, block) if lead else text, block))
+
+
+_OWN_DOCUMENT_RE = re.compile(r"^(This|The present) (Regulation|Directive|Rider|Policy)\b")
+
+
+def _named_document(text: str, block: Evidence) -> str:
+    """ "This Regulation applies ..." opening an answer reads as "The GDPR applies ...": the reader has not
+    seen which regulation (later sentences follow one that named it)."""
+    match = _OWN_DOCUMENT_RE.match(text)
+    if not match:
+        return text
+    instrument = str(block.metadata.get("instrument") or "")
+    document = str(block.metadata.get("document_citation") or "")
+    name = instrument if match.group(2) in ("Regulation", "Directive") else document
+    return f"The {name}{text[match.end() :]}" if name else text
 
 
 def _without_label(text: str) -> str:

@@ -477,3 +477,16 @@ def test_an_amount_question_about_a_policy_is_not_led_by_the_definition_of_its_s
     )
     answer = compose("What is the room rent limit?", [definition, limit], None)
     assert answer.startswith("Room charges per day shall be payable up to 1% of the Sum Insured [Source 2]")
+
+
+def test_an_answer_opening_with_this_regulation_names_the_regulation():
+    scope = (
+        "3. This Regulation applies to the processing of personal data of data subjects who are in the Union by a "
+        "controller not established in the Union, where the processing relates to the offering of goods or services."
+    )
+    gdpr = block(scope, "GDPR Art. 3(2)", metadata={"instrument": "GDPR"})
+    answer = compose("Does the GDPR apply to a company outside the Union offering services here?", [gdpr], None)
+    assert "the gdpr applies to the processing" in answer.lower() and "This Regulation" not in answer
+    assert not fragments(answer)
+    unnamed = block(scope, "Art. 3(2)")  # no instrument recorded: quoted as the source has it
+    assert "This Regulation applies" in compose("Does it apply to a company outside the Union?", [unnamed], None)
