@@ -104,12 +104,13 @@ _LIST_OF_RE = re.compile(
 _INSURANCE_RE = re.compile(
     r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre-?existing"
     r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield"
-    r"|grace period|free[- ]look|(group|company'?s?|work|employer'?s?) (scheme|health plan|health cover))\b",
+    r"|grace period|free[- ]look|(group|company'?s?|work|employer'?s?) (scheme|health plan|health cover)"
+    r"|critical illness|survival period|claim (forms?|documents?)|domiciliary|network (hospitals?|providers?))\b",
     re.I,
 )
 _INSURANCE_WEAK_RE = re.compile(
     r"\b(claims?|cover(ed|age)?|policy|reimburse\w*|hospitali[sz]\w*|maternity|cataract|day care|ambulance"
-    r"|surgery|operation|treatment|hospital bill|pay(s|out)?)\b",
+    r"|surgery|operation|treatment|hospital bill|pay(s|out)?|excluded|exclusions?|discharged?|admission|admitted)\b",
     re.I,
 )
 # a patient's id; "NHS number" alone is not one ("What is an NHS number?" asks the standard, not a record)

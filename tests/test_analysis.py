@@ -91,6 +91,10 @@ def test_scope_named_in_the_question():
     assert analyse("Will they pay for my physiotherapy?").domain == "insurance"
     assert analyse("Are fitness trackers covered by the data sharing duties?").domain is None
     assert analyse("Is my research project covered by the exemption?").domain is None
+    # a wording's own terms place a question without "policy" or "insurance" in it
+    assert analyse("What is the survival period for the critical illness benefit?").domain == "insurance"
+    assert analyse("How long do I have to submit claim documents after discharge?").domain == "insurance"
+    assert analyse("Which exclusions apply to the right of access?").domain is None
     # a terse question is read as if typed in full
     assert analyse("whats the free look period").answer_type == analyse("What is the free look period?").answer_type
 
