@@ -8,7 +8,7 @@ from functools import lru_cache
 _BOUNDARY_RE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"'‘“0-9])|\n+")
 # Abbreviations that end in a full stop but do not end a sentence.
 _ABBREVIATIONS = re.compile(
-    r"\b(?:Art|Arts|No|Nos|para|e\.g|i\.e|cf|etc|Dr|Mr|Mrs|Ms|St|p|pp|vs|Rs|approx|incl)\.$", re.I
+    r"\b(?:Art|Arts|No|Nos|para|e\.g|i\.e|cf|etc|Dr|Mr|Mrs|Ms|St|p|pp|vs|Rs|approx|incl|s|ss|cl|reg|sch|sec)\.$", re.I
 )
 MIN_WORDS = 3
 _HEADING_RE = re.compile(

@@ -76,3 +76,15 @@ def test_bullets_of_a_record_are_points_of_its_header():
         "Conditions of Patient pat-0045, Mateusz Da Silva:\n- Hypothyroidism, Active\n- Osteoarthritis, Active"
     )
     assert len(header.points) == 2 and [i.text for i in items] == ["Hypothyroidism, Active", "Osteoarthritis, Active"]
+
+
+def test_a_section_or_clause_abbreviation_does_not_end_a_sentence():
+    text = (
+        "UK GDPR Art. 37(1)(a) requires a public authority to designate a DPO. DPA 2018 s. 7 links the meaning of "
+        "public authority to the Freedom of Information Act 2000. The limit in cl. 3.1 applies per day."
+    )
+    assert [s.text for s in statements(text)] == [
+        "UK GDPR Art. 37(1)(a) requires a public authority to designate a DPO.",
+        "DPA 2018 s. 7 links the meaning of public authority to the Freedom of Information Act 2000.",
+        "The limit in cl. 3.1 applies per day.",
+    ]
