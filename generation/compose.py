@@ -30,7 +30,7 @@ from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import content_terms
-from language.references import citation_tokens, parse_references
+from language.references import citation_tokens, parse_references, pointed_lists
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
 from language.titles import titled
@@ -539,6 +539,15 @@ def following(
     return sorted(chosen, key=lambda o: (o.block != lead.block, o.block, o.statement.position))
 
 
+def pointed_list(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> Option | None:
+    """The list the lead says is kept in another clause of its wording ("a Critical Illness listed in Clause
+    3.9.1"), quoted whole after it: the lead alone names none of the items."""
+    if blocks[lead.block].document_type != "policy_wording":
+        return None
+    tokens = set(pointed_lists(lead.statement.text, blocks[lead.block].doc_id))
+    return next((o for o in candidates if o.statement.points and tokens & set(blocks[o.block].refs)), None)
+
+
 def procedure_steps(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> list[Option]:
     """Asked how to do something, when the lead's numbered clause is one of several clauses under the same
     number in the evidence (9.1 helpline, 9.2 Grievance Redressal Officer, 9.3 Ombudsman), the answer is those
@@ -712,13 +721,14 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         lead = lead_option(remaining, blocks, asked, subject, fact_wanted)
     lead = lead or first  # nothing else answers: the statement stands as the source has it
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
-    rest = [o for o in following(lead, candidates, blocks, subject) if o is not antecedent]
-    chosen = steps or [*([antecedent] if antecedent else []), lead, *rest]
+    listed = pointed_list(lead, candidates, blocks)
+    rest = [o for o in following(lead, candidates, blocks, subject) if o is not antecedent and o is not listed]
+    chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     for number, option in enumerate(chosen):
         text = render(option.statement, blocks[option.block], lead=number == 0)
-        if number and len(text.split()) > budget:
+        if number and option is not listed and len(text.split()) > budget:
             break
         if number == 0 and analysis.answer_type == "yes_no":
             lead_text = render(lead.statement, blocks[lead.block])

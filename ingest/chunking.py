@@ -16,7 +16,14 @@ from typing import NamedTuple
 
 from core.types import CHUNK_MAX_CHARS, Chunk, authority_of
 from ingest.units import LoadedDocument, Unit
-from language.references import citation_tokens, identifier_tokens, provision_tokens
+from language.references import (
+    citation_tokens,
+    identifier_tokens,
+    parse_references,
+    pointed_lists,
+    provision_tokens,
+    qualified_clause,
+)
 
 _POINT_LINE_RE = re.compile(r"^\(([a-z]{1,2}|[ivx]{1,5})\)\s", re.M)
 _SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+(?=[A-Z(\"'‘“0-9])")
@@ -182,6 +189,14 @@ def chunk_id(collection: str, doc_id: str, position: int, text: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, f"{collection}\x00{doc_id}\x00{position}\x00{text}"))
 
 
+def clause_links(text: str, citation: str, doc_id: str) -> tuple[list[str], list[str]]:
+    """A policy clause's own clause token within its wording, and those of the clauses of the same wording that
+    hold its list ("a Critical Illness listed in Clause 3.9.1"): retrieval follows such a pointer to the list.
+    A clause merely mentioned ("admitted under Clause 3.1") is not followed: it is another rule."""
+    own = [qualified_clause(".".join(ref.path), doc_id) for ref in parse_references(citation) if ref.kind == "clause"]
+    return own, [token for token in pointed_lists(text, doc_id) if token not in own]
+
+
 def chunk_document(
     document: LoadedDocument, collection: str, max_words: int, overlap_words: int, match_context: bool = True
 ) -> list[Chunk]:
@@ -196,7 +211,13 @@ def chunk_document(
         for text, provision, refs, page in chunk_unit(unit, max_words, overlap_words):
             citation = with_page(provision, page)
             refs = refs + [t for t in identifier_tokens(f"{citation}\n{text}") if t not in refs]
-            explains = [] if metadata["authority"] == "binding" else provision_tokens(text, metadata.get("instrument"))
+            if metadata.get("document_type") == "policy_wording":
+                own, explains = clause_links(text, citation, document.doc_id)
+                refs += [t for t in own if t not in refs]
+            elif metadata["authority"] == "binding":
+                explains = []
+            else:
+                explains = provision_tokens(text, metadata.get("instrument"))
             position = len(chunks)
             chunks.append(
                 Chunk(

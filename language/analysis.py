@@ -63,8 +63,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (
         "list",
-        r"\b(which|what|any) (\w+[ -]){0,2}(conditions?|medications?|medicines?|drugs?|allergies|allergy"
-        r"|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
+        r"\b(which|what|any) ((are|were) )?((the|all) )?(\w+[ -]){0,2}(conditions?|medications?|medicines?|drugs?"
+        r"|allergies|allergy|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
         r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments)\b|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"

@@ -18,6 +18,7 @@ POINT_RE = re.compile(r"^\s*(\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]|[-•*])\s
 _PARAGRAPH_NUMBER_RE = re.compile(r"^\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|\(\d{1,3}\))\s+(?=\S)")
 _INLINE_POINT_RE = re.compile(r"\s(?=\(?(?:[a-h]|[ivx]{1,4})[.)]\s+\S)")  # "provided that: i. X ii. Y" in one line
 _LEAD_IN_RE = re.compile(r":\s*$")
+_CLAUSE_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
 # A title line: "Caldicott Principle 5 - Everyone with access ...", "Article 9(1) - Processing ...: prohibition" -
 # a name, a dash, a subject, and no full stop at the end.
 _TITLE_LINE_RE = re.compile(r"^[A-Z][^\n]{0,80}\s[-–—]\s[^\n]{1,120}[^.;:?!]$")
@@ -74,6 +75,7 @@ class _Builder:
         self.out: list[Statement] = []
         self.lead: int | None = None  # index of the open lead-in
         self.pending = ""  # a marker that ended the previous line: it belongs to the next one
+        self.heading: int | None = None  # index of a heading just read: lettered points after it are its list
 
     def sentence(self, text: str, line_start: bool, label: str) -> None:
         if self.lead is not None and not self.out[self.lead].points and text[:1].islower():
@@ -88,8 +90,16 @@ class _Builder:
         heading = is_heading(text) or title
         self.out.append(Statement(text, heading=heading, position=len(self.out), label=label))
         self.lead = len(self.out) - 1 if _LEAD_IN_RE.search(text) else None
+        self.heading = len(self.out) - 1 if heading else None
 
     def point(self, marker: str, text: str) -> None:
+        if self.lead is None and self.heading is not None:
+            # "3.9.1 List of Critical Illnesses" then "(a) Cancer ...": the heading is the list's lead-in, so a
+            # list question gets every point, not one illness or a note below them
+            head = self.out[self.heading]
+            name = _CLAUSE_NUMBER_RE.sub("", head.text).rstrip(" :.")
+            self.out[self.heading] = Statement(f"{name}:", position=head.position, label=head.label)
+            self.lead, self.heading = self.heading, None
         lead_in = self.out[self.lead] if self.lead is not None else None
         if lead_in is not None and self.lead is not None:
             self.out[self.lead] = Statement(**{**lead_in.__dict__, "points": (*lead_in.points, f"{marker} {text}")})

@@ -39,13 +39,15 @@ _ORDINAL_NAMED_RE = re.compile(
     r"\b(" + "|".join(_ORDINALS) + r"|\d{1,2}(?:st|nd|rd|th))\s+(?:[a-z]+\s+){0,2}?(recital|principle|standard)\b", re.I
 )
 _PART_RE = re.compile(r"\(\s?([0-9a-z]{1,5})\s?\)", re.I)
+# a policy wording's clause: "Clause 3.9.1", "cl. 4.2" (its path is the dotted number: clause_3_9_1)
+_CLAUSE_RE = re.compile(r"\b(?:clauses?|cl\.)\s*(\d{1,2}(?:\.\d{1,2}){0,3})(?![\d.]*\d)", re.I)
 
 
 @dataclass(frozen=True)
 class Reference:
     """One structured reference: the kind, its path and the instrument if known."""
 
-    kind: str  # "ref" for articles, or "recital", "principle", "standard"
+    kind: str  # "ref" for articles, or "recital", "principle", "standard", "clause"
     path: tuple[str, ...]
     instrument: str | None = None
 
@@ -101,6 +103,8 @@ def parse_references(text: str) -> list[Reference]:
         ordinal = match.group(1).lower()
         number = str(_ORDINALS.index(ordinal) + 1) if ordinal in _ORDINALS else ordinal[:-2]
         found.append(Reference(match.group(2).lower(), (number,), instrument))
+    for match in _CLAUSE_RE.finditer(text):
+        found.append(Reference("clause", tuple(match.group(1).split(".")), None))
     unique: list[Reference] = []
     for ref in found:
         if ref not in unique:
@@ -119,6 +123,24 @@ def identifier_tokens(text: str) -> list[str]:
     tokens += [f"id_{m.lower()}" for m in _RECORD_ID_RE.findall(text)]
     tokens += [f"id_{m.lower()}" for m in _UIN_RE.findall(text)]
     return list(dict.fromkeys(tokens))
+
+
+def qualified_clause(number: str, doc_id: str) -> str:
+    """Clause "3.9.1" of one wording as a token: tells it from clause 3.9.1 of another wording."""
+    return Reference("clause", tuple(number.split(".")), doc_id.lower()).tokens(ancestors=False)[-1]
+
+
+# "a Critical Illness listed in Clause 3.9.1": a policy clause whose list is kept in another clause
+_LIST_POINTER_RE = re.compile(
+    r"\b(?:listed|set out|specified|enumerated|mentioned)\s+(?:in|under|at)\s+(?:Clause|cl\.)\s*"
+    r"(\d{1,2}(?:\.\d{1,2}){0,3})(?![\d.]*\d)",
+    re.I,
+)
+
+
+def pointed_lists(text: str, doc_id: str) -> list[str]:
+    """The clauses of the same wording a text says its list is in, as qualified tokens."""
+    return list(dict.fromkeys(qualified_clause(n, doc_id) for n in _LIST_POINTER_RE.findall(text)))
 
 
 def citation_tokens(citation: str) -> list[str]:

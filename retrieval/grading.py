@@ -28,7 +28,7 @@ from generation.prompts import RELEVANCE_PROMPT
 from language.analysis import is_medical_advice
 from language.expansion import bridges
 from language.question import content_terms, mentions, named_numbers, salient_names
-from language.references import instrument_named, question_tokens
+from language.references import instrument_named, pointed_lists, question_tokens
 from language.titles import titled
 from language.words import words
 
@@ -177,12 +177,29 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
             g.confidence = min(g.confidence, OUT_OF_SCOPE_CAP)
             g.explanation += "; asks for personal medical advice, which no governing document gives"
         return grades
+    _lift_pointed_lists(evidence, grades)
     if tokens and not any(g.features.get("reference") for g in grades):
         for g in grades:
             if g.confidence > UNKNOWN_REFERENCE_CAP:
                 g.confidence = UNKNOWN_REFERENCE_CAP
                 g.explanation += f"; capped at {UNKNOWN_REFERENCE_CAP}: no source carries the reference named"
     return grades
+
+
+def _lift_pointed_lists(evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
+    """A policy clause's list kept elsewhere ("listed in Clause 3.9.1") is graded at least as the clause
+    referring to it (up to the named-reference floor): the list shares few words with the question (illness
+    names, not "lump sum"), yet it is what the referring clause's answer consists of."""
+    lists: dict[str, float] = {}
+    for e, g in zip(evidence, grades, strict=True):
+        if e.document_type == "policy_wording":
+            for token in pointed_lists(e.text, e.doc_id):
+                lists[token] = max(lists.get(token, 0.0), min(g.confidence, REFERENCE_MATCH_FLOOR))
+    for e, g in zip(evidence, grades, strict=True):
+        floor = max((lists[t] for t in e.refs if t in lists), default=0.0)
+        if floor > g.confidence:
+            g.confidence = floor
+            g.explanation += f"; raised to {floor:.2f}: the list a retrieved clause refers to"
 
 
 # When a binding provision and an explanation of it support the same point, the provision is cited first:

@@ -44,7 +44,7 @@ def boost_tokens(question: str) -> list[str]:
     tokens = question_tokens(question)
     references = [t for t in tokens if not t.startswith(("nhs_", "id_"))]
     identifiers = [t for t in tokens if t.startswith(("nhs_", "id_"))]
-    qualified = [t for t in references if not t.startswith(("ref_", "recital_", "principle_", "standard_"))]
+    qualified = [t for t in references if not t.startswith(("ref_", "recital_", "principle_", "standard_", "clause_"))]
     return (qualified or references) + identifiers
 
 
@@ -127,7 +127,7 @@ class Retriever:
         candidates: a question worded like a recital reaches the article the recital explains."""
         tokens: list[str] = []
         for e in candidates[:FOLLOW_FROM]:
-            if e.authority != "binding":
+            if points_onwards(e):
                 tokens += [t for t in e.metadata.get("explains") or [] if t not in tokens]
         if not tokens:
             return []
@@ -149,6 +149,12 @@ class Retriever:
         ]
 
 
+def points_onwards(e: Evidence) -> bool:
+    """An explanation (recital, guidance, commentary) points at the provision it explains; a policy clause at
+    the clause of its wording that holds what it refers to ("a Critical Illness listed in Clause 3.9.1")."""
+    return e.authority != "binding" or e.document_type == "policy_wording"
+
+
 def beside_pointers(candidates: list[Evidence], followed: list[Evidence]) -> list[Evidence]:
     """Each provision the candidates name, right after the first candidate that names it (its best chunk; the
     other chunks after all candidates), so a recital among the best brings its article among the best.
@@ -166,7 +172,7 @@ def beside_pointers(candidates: list[Evidence], followed: list[Evidence]) -> lis
             (
                 (i, token)
                 for i, e in enumerate(candidates[:FOLLOW_FROM])
-                if e.authority != "binding" and not e.metadata.get("explains_similarity")
+                if points_onwards(e) and not e.metadata.get("explains_similarity")
                 for token in e.metadata.get("explains") or []
                 if token in refs and token not in placed
             ),

@@ -249,6 +249,16 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "Commentary: pseudonymisation versus anonymisation",
             "still personal data",
         ),
+        (  # the clause says its list is in another clause: the list follows it, every item
+            "Which illnesses does the group rider pay a lump sum for?",
+            "CareShield Rider (Group) cl. 3.9",
+            "lump sum",
+        ),
+        (  # a heading followed by its points is that list's lead-in
+            "What are the critical illnesses covered by the individual rider?",
+            "CareShield Rider (Individual) cl. 3.9.1",
+            "(a) Cancer",
+        ),
         (  # "which profile" is answered by the profile's identity
             "Which FHIR profile should I use to record a patient's allergy in UK Core?",
             "FHIR UK Core UKCore-AllergyIntolerance",
@@ -261,3 +271,13 @@ def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services,
     first = record.answer.split("[Source")[0]
     assert record.status == "answered" and stated in first, record.answer
     assert record.citations[0].citation.startswith(cited), record.citations[0].citation
+
+
+def test_a_list_kept_in_another_clause_is_quoted_whole_after_the_clause_referring_to_it(make_services):
+    question = "Which illnesses does the group rider pay a lump sum for?"
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert "(a) Cancer" in record.answer and "(h) Permanent paralysis of limbs" in record.answer
+    assert [c.citation for c in record.citations][:2] == [
+        "CareShield Rider (Group) cl. 3.9",
+        "CareShield Rider (Group) cl. 3.9.1",
+    ]

@@ -88,3 +88,15 @@ def test_a_section_or_clause_abbreviation_does_not_end_a_sentence():
         "DPA 2018 s. 7 links the meaning of public authority to the Freedom of Information Act 2000.",
         "The limit in cl. 3.1 applies per day.",
     ]
+
+
+def test_points_straight_after_a_heading_are_that_heading_s_list():
+    text = (
+        "3.9.1 List of Critical Illnesses\n(a) Cancer of specified severity;\n(b) Stroke.\nEach illness is diagnosed."
+    )
+    found = statements(text)
+    assert found[0].text == "List of Critical Illnesses:" and not found[0].heading
+    assert found[0].points == ("(a) Cancer of specified severity;", "(b) Stroke.")
+    assert found[1].lead_in == "List of Critical Illnesses:"
+    numbered = statements("2. Definitions\n2.1 Accident means a sudden event.\n2.2 Hospital means a place.")
+    assert not any(s.points for s in numbered)  # numbered clauses under a heading stay clauses

@@ -2,7 +2,8 @@
 
 import pytest
 
-from language.references import citation_tokens, identifier_tokens, question_tokens
+from ingest.chunking import clause_links
+from language.references import citation_tokens, identifier_tokens, pointed_lists, question_tokens
 from retrieval.search import boost_tokens
 from retrieval.sparse import document_terms, encode_query, token_index
 
@@ -61,3 +62,15 @@ def test_reference_tokens_weigh_more_in_the_query():
     vector = encode_query("What does Art. 9(2)(h) say?")
     weights = dict(zip(vector.indices, vector.values))
     assert weights[token_index("ref_9_2_h")] > weights[token_index("say")]
+
+
+def test_a_policy_clause_is_a_reference_and_its_pointers_stay_in_its_wording():
+    assert question_tokens("What does clause 4.2 of the group rider say?") == ["clause_4_2"]
+    assert boost_tokens("What does cl. 4.2 say?") == ["clause_4_2"]
+    assert citation_tokens("Arogya Sanjeevani Policy cl. 4.1.1, p. 5") == ["clause_4", "clause_4_1", "clause_4_1_1"]
+    assert question_tokens("Are standard data protection clauses enough?") == []  # no number: not a clause
+    text = "A Critical Illness listed in Clause 3.9.1, after the waiting period in Clause 4.5, is paid as a lump sum."
+    own, named = clause_links(text, "CareShield Rider (Group) cl. 3.9", "careshield_rider_group")
+    assert own == ["careshield_rider_group_clause_3_9"]
+    # only "listed in" says where the clause's list is; "the waiting period in Clause 4.5" is another rule
+    assert named == pointed_lists(text, "careshield_rider_group") == ["careshield_rider_group_clause_3_9_1"]

@@ -272,6 +272,21 @@ def test_a_commentary_naming_art_33_1_brings_art_33_1_into_the_candidates(with_c
     assert [e.citation for e in alone] == [followed[0].citation]
 
 
+def test_a_policy_clause_brings_the_clause_holding_its_list_graded_as_the_clause_itself(shipped):
+    question = "Which illnesses does the group rider pay a lump sum for?"
+    filters = {"collection": "insurance", "variant": "group"}
+    found = shipped.retriever.retrieve(question, filters, 3)
+    citations = [e.citation for e in found]
+    benefit = citations.index("CareShield Rider (Group) cl. 3.9")  # "a Critical Illness listed in Clause 3.9.1"
+    assert citations[benefit + 1] == "CareShield Rider (Group) cl. 3.9.1"  # placed right after the pointer
+    grades = {g.citation: g for g in grade_all(question, found)}
+    listed = grades["CareShield Rider (Group) cl. 3.9.1"]
+    assert listed.confidence == min(grades["CareShield Rider (Group) cl. 3.9"].confidence, 0.65)
+    assert "the list a retrieved clause refers to" in listed.explanation
+    alone = shipped.retriever.retrieve(question, filters, 3, RetrievalOptions(follow_citations=False))
+    assert "CareShield Rider (Group) cl. 3.9.1" not in [e.citation for e in alone]
+
+
 def test_a_followed_provision_is_graded_on_the_same_sentence_score_the_engine_gives_the_rest(with_commentary):
     question = "Does our data protection officer have to keep an internal register of security incidents?"
     followed = with_commentary.retriever.retrieve(question, None, 1)
