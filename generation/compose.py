@@ -108,8 +108,12 @@ _DATE_RE = re.compile(
 _MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
 _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
 _MODAL_VERB_RE = re.compile(
-    r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(\s+be(?:\s+able\s+to)?|\s+have\s+to)?\s+([a-z]+)", re.I
+    r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(\s+be(?:\s+able\s+to)?|\s+have\s+to|\s+either)?:?"
+    r"\s+([a-z]+)",
+    re.I,
 )
+# "the controller may either: (b) refuse to act": a point completes its lead-in's modal
+_POINT_AFTER_LEAD_IN_RE = re.compile(r":\s*\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]\s+", re.I)
 # "shall have the right to withdraw", "has the right to obtain": a right is a permission of its verb (the groups
 # line up with _MODAL_VERB_RE's: modal, negation, filler, verb)
 _RIGHT_TO_RE = re.compile(
@@ -673,6 +677,7 @@ def yes_no_opener(question: str, text: str) -> str:
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
     asked, act = words(question), _asked_act(question)
+    text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))

@@ -490,3 +490,14 @@ def test_an_answer_opening_with_this_regulation_names_the_regulation():
     assert not fragments(answer)
     unnamed = block(scope, "Art. 3(2)")  # no instrument recorded: quoted as the source has it
     assert "This Regulation applies" in compose("Does it apply to a company outside the Union?", [unnamed], None)
+
+
+def test_a_point_completes_the_modal_of_its_lead_in_for_a_yes_no_opener():
+    text = (
+        "Where requests from a data subject are manifestly unfounded or excessive, the controller may either: "
+        "(b) refuse to act on the request."
+    )
+    assert yes_no_opener("Can we refuse a subject access request that is excessive?", text) == (
+        "Yes, subject to conditions: "
+    )
+    assert yes_no_opener("Can we charge for a subject access request?", text) == ""  # not the act asked about
