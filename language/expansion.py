@@ -245,6 +245,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
     (r"\b(paid out|pay out|payout|get paid|be paid)\b", "settle claim settlement"),
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
+    # what data may not be used for: the uses a provision prohibits
+    (
+        r"\b(can'?t|cannot|can not|must not|mustn'?t|may not|not allowed to|forbidden|banned)\b.{0,30}\b(uses?|used)\b"
+        r"|\b(uses?|used)\b.{0,40}\b(forbidden|banned|not allowed)\b",
+        "prohibited uses",
+    ),
     (r"\bstop (them |the \w+ )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
     # while the accuracy is checked, processing may be restricted (not the data corrected yet)
     (
