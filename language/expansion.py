@@ -43,7 +43,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bappoint(s|ed|ing|ment)?\b", "designate"),
     (r"\bapply for\b", "submit an application"),
     (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
-    (r"\b(delete|deleted|deletion|erase|remove|forget)\b", "erasure right to be forgotten"),
+    (r"\b(delete|deleted|deletion|erase|remove|forget|forgotten|wiped?)\b", "erasure right to be forgotten"),
     # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" is a breach
     (
         r"\b(correct|fix|inaccurate|mistakes?|out of date|outdated|not up to date)\b|\b(address|name|details) "
@@ -288,7 +288,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),
     (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),
-    (r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b", "free of charge reasonable fee"),
+    (
+        r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b"
+        r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b",
+        "free of charge reasonable fee",
+    ),
     (r"\badd (\w+ ){0,3}to (my|their|his|her) (own )?(electronic )?(health )?records?\b", "insert information"),
     (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
     # asking for a deadline or for whom to notify: the law writes time limits and notification duties
