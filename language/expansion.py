@@ -225,6 +225,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "grace period",
     ),
     (r"\b(room rent|room charges?)\b", "room rent boarding nursing"),
+    (r"\b(ayurved\w*|homo?eopath\w*|unani|siddha|naturopath\w*|yoga)\b", "AYUSH treatment Ayurveda"),
     (r"\bicu\b|\biccu\b", "intensive care unit"),
     (r"\bwaiting\b", "waiting period"),
     # a new member asking when treatment is paid for asks about the waiting periods
