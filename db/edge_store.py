@@ -162,7 +162,7 @@ class EdgeStore(VectorStore):
     def _hits(
         found: list[tuple[str, float]], name: str, query: SearchQuery, chunks: dict[str, StoredChunk]
     ) -> list[Hit]:
-        """One list's hits, carrying what `query.returned(name)` asks for."""
+        """One list's hits, carrying what `query.returned(name)` names."""
         if name not in query.payloads:
             return [Hit(i, score) for i, score in found]
         with_dense = name in WITH_DENSE_VECTOR

@@ -77,8 +77,9 @@ class SearchQuery:
     lists: tuple[str, ...] = LISTS  # the lists to compute (the referenced one only with reference tokens)
 
     def returned(self, name: str) -> dict[str, Any]:
-        """What one list's hits carry (both engines' request fields): the payload where evidence is made from
-        them, and then the dense vector too for the lists a chunk may come from without being in the dense one."""
+        """What one list's hits carry (as qdrant-client request fields; the embedded store fills them from its
+        memo): the payload where evidence is made from them, and then the dense vector too for the lists a chunk
+        may come from without being in the dense one."""
         carried = name in self.payloads
         return {"with_payload": carried, "with_vector": [DENSE] if carried and name in WITH_DENSE_VECTOR else False}
 
