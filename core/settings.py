@@ -69,6 +69,12 @@ class Settings(BaseSettings):
         "32 MB chunk file whole into memory when a reader opens it (about 160 MB per open reader, mostly empty space "
         "at this corpus size).",
     )
+    index_memo_chunks: int = Field(
+        4096,
+        ge=0,
+        description="Embedded index: chunks whose payload and stored vectors a reader keeps in memory once read (a "
+        "published generation never changes; a new one starts empty). About 10 KB a chunk; 0 reads every time.",
+    )
     qdrant_collection: str = Field("policyrag", description="Collection (alias) name on a Qdrant server.")
 
     groq_api_key: SecretStr | None = Field(

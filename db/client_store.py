@@ -29,6 +29,7 @@ from db.store import (
     StoredSentences,
     VectorStore,
     batches,
+    float32_rows,
     point_ids,
     split_filters,
 )
@@ -143,9 +144,7 @@ class ClientStore(VectorStore):
     @staticmethod
     def _hit(point: models.ScoredPoint) -> Hit:
         dense = point.vector.get(DENSE) if isinstance(point.vector, dict) else None
-        vector = (
-            [float(x) for x in dense] if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
-        )
+        vector = float32_rows(dense) if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
         return Hit(str(point.id), float(point.score), point.payload, vector)
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
@@ -158,8 +157,8 @@ class ClientStore(VectorStore):
             vectors = r.vector if isinstance(r.vector, dict) else {}
             out[str(r.id)] = StoredSentences(
                 str((r.payload or {}).get("text", "")),
-                vectors.get(SENTENCES) or [],  # type: ignore[arg-type]
-                vectors.get(STATEMENTS) or [],  # type: ignore[arg-type]
+                float32_rows(vectors.get(SENTENCES) or []),  # type: ignore[arg-type]
+                float32_rows(vectors.get(STATEMENTS) or []),  # type: ignore[arg-type]
             )
         return out
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, cast
-from uuid import UUID
 
 import qdrant_edge as qe
 
+from db.read_memo import ReadMemo
 from db.reader_view import ReaderView
 from db.store import (
     DENSE,
@@ -23,15 +23,18 @@ from db.store import (
     SENTENCES,
     SPARSE,
     STATEMENTS,
+    WITH_DENSE_VECTOR,
     Filters,
     Hit,
     SearchLists,
     SearchQuery,
+    StoredChunk,
     StoredPoint,
     StoredSentences,
     StoreError,
     VectorStore,
     batches,
+    float32_rows,
     point_ids,
     split_filters,
 )
@@ -56,11 +59,14 @@ def edge_filter(filters: Filters | None, extra: list[Any] | None = None) -> qe.F
 class EdgeStore(VectorStore):
     """A Qdrant Edge shard in a folder."""
 
-    def __init__(self, shard: qe.EdgeShard, path: Path, view: ReaderView | None = None):
+    def __init__(self, shard: qe.EdgeShard, path: Path, view: ReaderView | None = None, memo_chunks: int = 0):
         self._shard = shard
         self.path = path
         self._view = view
         self._sentence_vectors = [SENTENCES, STATEMENTS]  # a generation built before statements: [SENTENCES]
+        # a published generation never changes: what was read of a chunk is kept (none for one being written)
+        self._chunks: ReadMemo[StoredChunk] = ReadMemo(memo_chunks)
+        self._sentences: ReadMemo[StoredSentences] = ReadMemo(memo_chunks)
 
     @classmethod
     def create(cls, path: Path, dimension: int, vector_memory: Literal["cold", "cached"] = "cold") -> EdgeStore:
@@ -90,14 +96,15 @@ class EdgeStore(VectorStore):
         return cls(shard, path)
 
     @classmethod
-    def open(cls, path: Path, views_dir: Path) -> EdgeStore:
-        """A reader of the published generation at `path`, loaded through a private view made in `views_dir`."""
+    def open(cls, path: Path, views_dir: Path, memo_chunks: int = 0) -> EdgeStore:
+        """A reader of the published generation at `path`, loaded through a private view made in `views_dir`,
+        keeping what it read of up to `memo_chunks` chunks."""
         try:
             view = ReaderView.create(path, views_dir)
         except OSError as exc:
             raise StoreError(f"cannot open the index at {path}: {exc}") from exc
         try:
-            return cls(qe.EdgeShard.load(str(view.path)), path, view)
+            return cls(qe.EdgeShard.load(str(view.path)), path, view, memo_chunks)
         except Exception as exc:  # the engine raises a bare Exception with its own message
             view.remove()
             raise StoreError(f"cannot open the index at {path}: {exc}") from exc
@@ -130,57 +137,68 @@ class EdgeStore(VectorStore):
         # the engine accepts both; its type stubs do not list them as queries
         fusion = qe.Fusion.Dbsf() if query.fusion == "dbsf" else qe.Fusion.Rrf(k=RRF_K)
         fused = qe.Prefetch(limit=query.limit, prefetches=prefetches, query=fusion)  # type: ignore[arg-type]
+        # ids and scores only: the payloads and dense vectors come from the memo (read once per chunk)
         requests = {
-            "dense": qe.QueryRequest(limit=query.limit, query=dense, filter=flt, **query.returned("dense")),
-            "sparse": qe.QueryRequest(limit=query.limit, query=sparse, filter=flt, **query.returned("sparse")),
-            "fused": qe.QueryRequest(
-                limit=query.limit,
-                prefetches=prefetches,
-                query=fusion,  # type: ignore[arg-type]
-                **query.returned("fused"),
-            ),
+            "dense": qe.QueryRequest(limit=query.limit, query=dense, filter=flt),
+            "sparse": qe.QueryRequest(limit=query.limit, query=sparse, filter=flt),
+            "fused": qe.QueryRequest(limit=query.limit, prefetches=prefetches, query=fusion),  # type: ignore[arg-type]
             "reranked": qe.QueryRequest(
-                limit=query.limit,
-                prefetches=[fused],
-                query=qe.Query.Nearest([query.dense], using=SENTENCES),
-                **query.returned("reranked"),
+                limit=query.limit, prefetches=[fused], query=qe.Query.Nearest([query.dense], using=SENTENCES)
             ),
         }
         if query.reference_tokens:
             ref_filter = edge_filter(
                 query.filters, [qe.FieldCondition("refs", match=qe.MatchAny(query.reference_tokens))]
             )
-            requests["referenced"] = qe.QueryRequest(
-                limit=query.limit, query=dense, filter=ref_filter, **query.returned("referenced")
-            )
+            requests["referenced"] = qe.QueryRequest(limit=query.limit, query=dense, filter=ref_filter)
         names = [name for name in query.lists if name in requests]
         results = self._shard.query_batch(qe.QueryBatchRequest([requests[name] for name in names]))
-        return SearchLists.named({name: [self._hit(p) for p in hits] for name, hits in zip(names, results)})
+        found = {name: [(str(p.id), float(p.score)) for p in hits] for name, hits in zip(names, results)}
+        carried = [i for name in names if name in query.payloads for i, _ in found[name]]
+        chunks = self._chunks.read(carried, self._stored_chunks)
+        return SearchLists.named({name: self._hits(found[name], name, query, chunks) for name in names})
 
     @staticmethod
-    def _hit(point: Any) -> Hit:
-        vector = point.vector
-        dense = vector.get(DENSE) if isinstance(vector, dict) else None
-        return Hit(str(point.id), float(point.score), point.payload, dense)
+    def _hits(
+        found: list[tuple[str, float]], name: str, query: SearchQuery, chunks: dict[str, StoredChunk]
+    ) -> list[Hit]:
+        """One list's hits, carrying what `query.returned(name)` names."""
+        if name not in query.payloads:
+            return [Hit(i, score) for i, score in found]
+        with_dense = name in WITH_DENSE_VECTOR
+        return [
+            Hit(i, score, chunk.payload, chunk.dense if with_dense else None)
+            if (chunk := chunks.get(i)) is not None
+            else Hit(i, score)
+            for i, score in found
+        ]
+
+    def _stored_chunks(self, ids: list[str]) -> dict[str, StoredChunk]:
+        records = self._shard.retrieve([*point_ids(ids)], True, [DENSE])
+        out = {}
+        for r in records:
+            vector = r.vector.get(DENSE) if isinstance(r.vector, dict) else None
+            out[str(r.id)] = StoredChunk(r.payload or {}, None if vector is None else float32_rows(cast(list, vector)))
+        return out
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
-        valid: list[int | UUID | str] = [*point_ids(ids)]
-        if not valid:
-            return {}
+        return self._sentences.read(point_ids(ids), self._read_sentences)
+
+    def _read_sentences(self, valid: list[str]) -> dict[str, StoredSentences]:
         try:
-            records = self._shard.retrieve(valid, True, self._sentence_vectors)
+            records = self._shard.retrieve([*valid], True, self._sentence_vectors)
         except Exception as exc:  # a generation built before statements were stored (PIPELINE_VERSION 11)
             if STATEMENTS not in str(exc) or STATEMENTS not in self._sentence_vectors:
                 raise
             self._sentence_vectors = [SENTENCES]  # known from now on: no second failed call per question
-            records = self._shard.retrieve(valid, True, self._sentence_vectors)
+            records = self._shard.retrieve([*valid], True, self._sentence_vectors)
         out = {}
         for r in records:
             vectors = r.vector if isinstance(r.vector, dict) else {}
             out[str(r.id)] = StoredSentences(
                 str((r.payload or {}).get("text", "")),
-                cast(list, vectors.get(SENTENCES) or []),
-                cast(list, vectors.get(STATEMENTS) or []),
+                float32_rows(cast(list, vectors.get(SENTENCES) or [])),
+                float32_rows(cast(list, vectors.get(STATEMENTS) or [])),
             )
         return out
 

@@ -105,9 +105,10 @@ class Backend(ABC):
 class EdgeBackend(Backend):
     """Generations as Qdrant Edge shard folders under the data folder."""
 
-    def __init__(self, index_dir: Path, vector_memory: Literal["cold", "cached"] = "cold"):
+    def __init__(self, index_dir: Path, vector_memory: Literal["cold", "cached"] = "cold", memo_chunks: int = 0):
         self.index_dir = index_dir
         self.vector_memory = vector_memory
+        self.memo_chunks = memo_chunks  # per opened generation: see db/read_memo.py
         self._reader_locks: dict[str, int] = {}
 
     def _generations(self) -> list[str]:
@@ -151,7 +152,7 @@ class EdgeBackend(Backend):
             )
         lock = lock_folder(path, fcntl.LOCK_SH)
         try:
-            store = EdgeStore.open(path, self.index_dir / VIEWS)
+            store = EdgeStore.open(path, self.index_dir / VIEWS, self.memo_chunks)
         except StoreError:
             os.close(lock)
             raise
@@ -220,7 +221,7 @@ def make_backend(settings: Settings) -> Backend:
 
         api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         return ServerBackend(QdrantClient(url=settings.qdrant_url, api_key=api_key), settings.qdrant_collection)
-    return EdgeBackend(settings.index_dir, settings.index_vector_memory)
+    return EdgeBackend(settings.index_dir, settings.index_vector_memory, settings.index_memo_chunks)
 
 
 class IndexReader:

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from core.types import SparseVector
 
 DENSE = "dense"
@@ -75,8 +77,9 @@ class SearchQuery:
     lists: tuple[str, ...] = LISTS  # the lists to compute (the referenced one only with reference tokens)
 
     def returned(self, name: str) -> dict[str, Any]:
-        """What one list's hits carry (both engines' request fields): the payload where evidence is made from
-        them, and then the dense vector too for the lists a chunk may come from without being in the dense one."""
+        """What one list's hits carry (as qdrant-client request fields; the embedded store fills them from its
+        memo): the payload where evidence is made from them, and then the dense vector too for the lists a chunk
+        may come from without being in the dense one."""
         carried = name in self.payloads
         return {"with_payload": carried, "with_vector": [DENSE] if carried and name in WITH_DENSE_VECTOR else False}
 
@@ -86,7 +89,15 @@ class Hit:
     id: str
     score: float
     payload: dict[str, Any] | None = None
-    dense_vector: list[float] | None = None
+    dense_vector: np.ndarray | None = None  # float32
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    """A chunk's payload and dense vector (float32) as stored."""
+
+    payload: dict[str, Any]
+    dense: np.ndarray | None
 
 
 @dataclass
@@ -112,8 +123,15 @@ class StoredSentences:
     answerer scores (language.passages.scored_texts, in order)."""
 
     text: str
-    vectors: list[list[float]]
-    statements: list[list[float]] = field(default_factory=list)
+    vectors: np.ndarray  # float32, one row per sentence
+    statements: np.ndarray = field(default_factory=lambda: np.zeros((0,), dtype=np.float32))  # one row per statement
+
+
+def float32_rows(vectors: list[Any]) -> np.ndarray:
+    """Stored vectors as one float32 array (what every consumer computes with), read-only since it may be shared."""
+    array = np.asarray(vectors, dtype=np.float32)
+    array.setflags(write=False)
+    return array
 
 
 def point_ids(ids: Sequence[str]) -> list[str]:

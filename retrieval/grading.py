@@ -81,24 +81,79 @@ def _rescale(value: float | None, low: float, high: float) -> float | None:
     return max(0.0, min(1.0, (value - low) / (high - low)))
 
 
-def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) -> ChunkGrade:
+@dataclass(frozen=True)
+class Bridge:
+    """A plain phrase of the question and the legal terms it stands for, as words, with the question's names the
+    phrase holds: "lost a USB stick" stands for "personal data breach" and holds USB."""
+
+    words: frozenset[str]
+    legal: frozenset[str]
+    names: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What grading reads from the question, worked out once for all its candidates (the same for each)."""
+
+    question: str
+    wanted: set[str]
+    numbers: set[str]
+    names: list[str]  # acronyms and proper names a relevant chunk should mention
+    foreign: list[str]  # the regimes and jurisdictions outside the corpus it names
+    instrument: str | None
+    bridges: tuple[Bridge, ...]
+
+    @classmethod
+    def of(cls, question: str) -> Asked:
+        names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
+        foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question)]
+        bridges_ = tuple(
+            Bridge(
+                frozenset(words(phrase)),
+                frozenset(words(terms)),
+                frozenset(n for n in (*names, *foreign) if re.search(rf"\b{re.escape(n)}\b", phrase)),
+            )
+            for phrase, terms in bridges(question)
+        )
+        return cls(
+            question,
+            content_terms(question),
+            named_numbers(question),
+            names,
+            foreign,
+            instrument_named(question),
+            bridges_,
+        )
+
+    def bridged(self, haystack_terms: set[str]) -> list[Bridge]:
+        """The plain phrases a chunk covers: it uses at least half of the legal terms they stand for, so the
+        provision in the law's words ("rectification inaccurate personal data") is not outranked for lacking the
+        user's ("correct a wrong"), nor off the point for never naming the USB stick a breach was about."""
+        return [b for b in self.bridges if b.legal and len(b.legal & haystack_terms) >= BRIDGE_SHARE * len(b.legal)]
+
+
+def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -> ChunkGrade:
     """Confidence that this chunk helps answer the question, with its features."""
     haystack = f"{evidence.document} {evidence.citation} {evidence.section} {evidence.text}"
     haystack_terms = set(words(haystack))
-    wanted = content_terms(question)
+    lowered = haystack.lower()
+    wanted = asked.wanted
+    bridged = asked.bridged(haystack_terms)
     features: dict[str, float] = {}
     if (dense := _rescale(evidence.scores.dense, *DENSE_RANGE)) is not None:
         features["dense"] = dense
-    if wanted:
-        covered = covered_terms(question, wanted, haystack_terms)
+    if wanted:  # its own words, and the words of the plain phrases it covers in the law's terms
+        covered = {t for t in wanted if t in haystack_terms}
+        for bridge in bridged:
+            covered |= bridge.words & wanted
         features["coverage"] = min(1.0, len(covered) / min(len(wanted), COVERAGE_TARGET))
     if (rerank := _rescale(evidence.scores.rerank, *RERANK_RANGE)) is not None:
         features["rerank"] = rerank
     if reference_tokens:
         features["reference"] = 1.0 if set(reference_tokens) & set(evidence.refs) else 0.0
-    if titled(question, evidence.section):
+    if titled(asked.question, evidence.section):
         features["title"] = 1.0
-    if numbers := named_numbers(question):
+    if numbers := asked.numbers:
         features["numbers"] = sum(
             1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", haystack)
         ) / len(numbers)
@@ -106,19 +161,18 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
     if features.get("reference") == 1.0:
         confidence = max(confidence, REFERENCE_MATCH_FLOOR)
-    names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
-    bridged = bridged_names(question, names, haystack_terms)
-    missing = [n for n in names if n not in bridged and not mentions(n, haystack.lower(), haystack_terms)]
+    in_bridged = {n for bridge in bridged for n in bridge.names}
+    names = asked.names
+    missing = [n for n in names if n not in in_bridged and not mentions(n, lowered, haystack_terms)]
     if names and missing:
         confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
-    named, own = instrument_named(question), str(evidence.metadata.get("instrument") or "").lower()
+    named, own = asked.instrument, str(evidence.metadata.get("instrument") or "").lower()
     if named and own and named != own:  # the question is about GDPR; this chunk is the EHDS (or the reverse)
         confidence *= 1 - OTHER_INSTRUMENT_PENALTY
         missing = [*missing, named.upper()]
     # a place named as where data go ("send patient data to the United States") is a third country to the law
     # that covers the transfer, not another regime
-    foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question) if m.group(0).lower() not in haystack.lower()]
-    foreign = [f for f in foreign if f not in bridged_names(question, foreign, haystack_terms)]
+    foreign = [f for f in asked.foreign if f.lower() not in lowered and f not in in_bridged]
     if foreign and confidence > FOREIGN_REGIME_CAP:
         confidence = FOREIGN_REGIME_CAP
         missing = list(dict.fromkeys([*missing, *foreign]))
@@ -133,33 +187,6 @@ def grade_chunk(question: str, evidence: Evidence, reference_tokens: list[str]) 
     return grade
 
 
-def covered_terms(question: str, wanted: set[str], haystack_terms: set[str]) -> set[str]:
-    """The question's content words a chunk covers: its own words, and a plain phrase ("correct a wrong",
-    "lost a laptop") when the chunk uses at least half of the legal terms it stands for ("rectification
-    inaccurate personal data"), so the provision in the law's words is not outranked for lacking the user's."""
-    covered = {t for t in wanted if t in haystack_terms}
-    for phrase in bridged_phrases(question, haystack_terms):
-        covered |= set(words(phrase)) & wanted
-    return covered
-
-
-def bridged_phrases(question: str, haystack_terms: set[str]) -> list[str]:
-    """The question's plain phrases a chunk covers: it uses at least half of the legal terms they stand for."""
-    out = []
-    for phrase, terms in bridges(question):
-        legal = set(words(terms))
-        if legal and len(legal & haystack_terms) >= BRIDGE_SHARE * len(legal):
-            out.append(phrase)
-    return out
-
-
-def bridged_names(question: str, names: list[str], haystack_terms: set[str]) -> set[str]:
-    """Names inside a plain phrase the chunk covers in its legal terms: "lost a USB stick" is a personal data
-    breach, and a provision on breaches is not off the point for never naming USB sticks."""
-    phrases = bridged_phrases(question, haystack_terms)
-    return {n for n in names for phrase in phrases if re.search(rf"\b{re.escape(n)}\b", phrase)}
-
-
 def explain(grade: ChunkGrade) -> str:
     parts = [f"{name} {value:.2f}" for name, value in grade.features.items()]
     text = f"{grade.citation}: confidence {grade.confidence:.2f} ({', '.join(parts)})"
@@ -171,7 +198,8 @@ def explain(grade: ChunkGrade) -> str:
 def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[str] | None = None) -> list[ChunkGrade]:
     """Grades for every chunk; a named reference that no chunk carries caps them all."""
     tokens = reference_tokens if reference_tokens is not None else question_tokens(question)
-    grades = [grade_chunk(question, e, tokens) for e in evidence]
+    asked = Asked.of(question)
+    grades = [grade_chunk(asked, e, tokens) for e in evidence]
     if is_medical_advice(question):  # no governing document answers it, whatever a patient record says
         for g in grades:
             g.confidence = min(g.confidence, OUT_OF_SCOPE_CAP)

@@ -115,7 +115,7 @@ class Retriever:
         stored = self.reader.store().stored_sentences(missing) if missing else {}
         return [
             e.model_copy(update={"scores": e.scores.model_copy(update={"rerank": _max_sim(vectors, query_vector)})})
-            if (vectors := stored.get(e.chunk_id)) and vectors.vectors
+            if (vectors := stored.get(e.chunk_id)) and len(vectors.vectors)
             else e
             for e in found
         ]
@@ -227,7 +227,7 @@ def _dense_score(hit: Hit, dense: dict[str, Hit], query_vector: np.ndarray) -> f
     if hit.id in dense:
         return dense[hit.id].score
     if hit.dense_vector is not None:
-        vector = np.asarray(hit.dense_vector, dtype=np.float32)
+        vector = hit.dense_vector
         return float(vector @ query_vector / max(np.linalg.norm(vector), 1e-12))
     return 0.0
 
@@ -235,4 +235,4 @@ def _dense_score(hit: Hit, dense: dict[str, Hit], query_vector: np.ndarray) -> f
 def _max_sim(stored: StoredSentences, query_vector: np.ndarray) -> float:
     """Cosine of the question with the chunk's closest sentence (the engine's MaxSim for one query vector):
     the embedder stores and returns unit vectors, so a dot product is the cosine."""
-    return float((np.asarray(stored.vectors, dtype=np.float32) @ query_vector).max())
+    return float((stored.vectors @ query_vector).max())

@@ -48,7 +48,7 @@ class SentenceVectors:
                 (scored_texts(stored.text), stored.statements),
             ):
                 if len(texts) == len(vectors):  # else the index was built by other splitting
-                    found.update(zip(texts, np.asarray(vectors, dtype=np.float32)))
+                    found.update(zip(texts, vectors))
         self._keep(found)
         return self.embed
 

@@ -137,8 +137,10 @@ class QueryService:
             if forward is not None:
                 forward(kind, data)
 
-        try:
-            return answer(self.graph, request.question, run_context(request, caller.tenant), on_event)
+        try:  # tokens only for a caller they are forwarded to: a run without them is faster (graph/run.py)
+            return answer(
+                self.graph, request.question, run_context(request, caller.tenant), on_event, tokens=forward is not None
+            )
         except Cancelled:
             self.abandoned(caller, endpoint, request, steps)
             raise
