@@ -59,7 +59,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|deadline|time limit"
         r"|within (how many|what)|how many (hours|days|weeks|months|years)"
         r"|when (must|do|does|should|will|can|could) .{0,60}\b(report|notify|tell|inform|respond|reply|decide|start"
-        r"|apply|begin|pay|paid|settle|settled|expire|end|get|have|claim|use)\b|waiting period|grace period)",
+        r"|apply|begin|pay|paid|settle|settled|expire|end|get|have|claim|use)\b|waiting( period)?|grace period)",
     ),
     (
         "list",
@@ -67,6 +67,8 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|allergies|allergy|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
         r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments)\b|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
+        r"|^[\w' -]{0,60}\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
+        r"|principles|tasks|illnesses|diseases|benefits)\?$"  # a terse "EHDS priority categories"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
         r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover)\b"
         r"|\bwhat (has|have|needs?|must) (to )?(be|go) (in|into|included in|set out in)\b",
@@ -102,10 +104,11 @@ _LIST_OF_RE = re.compile(
 )
 # Words only insurance wordings use decide alone; words other texts use too ("claim", "cover") need a second cue.
 _INSURANCE_RE = re.compile(
-    r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre-?existing"
+    r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre[- ]?existing"
     r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield"
     r"|grace period|free[- ]look|(group|company'?s?|work|employer'?s?) (scheme|health plan|health cover)"
-    r"|critical illness|survival period|claim (forms?|documents?)|domiciliary|network (hospitals?|providers?))\b",
+    r"|critical illness|survival period|claim (forms?|documents?|settlement)|settle\w* (a |my |the )?claims?"
+    r"|domiciliary|network (hospitals?|providers?))\b",
     re.I,
 )
 _INSURANCE_WEAK_RE = re.compile(

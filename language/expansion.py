@@ -27,6 +27,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\buk core\b", "FHIR UK Core profiles"),
     (r"\bepr\b|\behr\b", "electronic health record"),
     (r"\bped\b", "pre-existing disease"),
+    (r"\bhdabs?\b", "health data access body"),
     (r"\bsccs?\b", "standard data protection clauses"),
     (r"\bbcrs?\b", "binding corporate rules"),
     # plain words -> legal terms

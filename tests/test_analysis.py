@@ -95,6 +95,11 @@ def test_scope_named_in_the_question():
     assert analyse("What is the survival period for the critical illness benefit?").domain == "insurance"
     assert analyse("How long do I have to submit claim documents after discharge?").domain == "insurance"
     assert analyse("Which exclusions apply to the right of access?").domain is None
+    # terse queries, as users type them into a search box
+    assert analyse("EHDS priority categories").answer_type == "list"
+    assert analyse("claim settlement time").domain == "insurance"
+    assert analyse("pre existing disease waiting individual").domain == "insurance"
+    assert analyse("pre existing disease waiting individual").answer_type == "deadline"
     # a terse question is read as if typed in full
     assert analyse("whats the free look period").answer_type == analyse("What is the free look period?").answer_type
 
