@@ -306,7 +306,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     # a question naming one point ("46(2)(c)") is answered from that point
     named_point = any("(" in p for p in analysis.provisions)
     whole_lists = analysis.answer_type == "list" or (analysis.answer_type == "definition" and not named_point)
-    per_block = [[s for s in statements(b.text) if _quotable(s, whole_lists)] for b in blocks]
+    per_block = [
+        [s for s in every if _quotable(s, whole_lists) and not _announces_nothing(s, every)]
+        for every in (statements(b.text) for b in blocks)
+    ]
     seen_in: dict[str, set[str]] = {}
     for block, quotable in zip(blocks, per_block, strict=True):
         for statement in quotable:
@@ -602,6 +605,17 @@ _ANNOUNCES_RE = re.compile(r"\b(listed|set out|specified|mentioned|described) be
 
 def _announces(statement: Statement) -> bool:
     return not statement.marker and bool(_ANNOUNCES_RE.search(statement.text))
+
+
+_ENDS_ANNOUNCING_RE = re.compile(r"\b(the following|as follows|(listed|set out|specified|described) below)\W*$", re.I)
+
+
+def _announces_nothing(statement: Statement, every: list[Statement]) -> bool:
+    """ "... in respect of the following." with no point after it in the passage: the list is in other clauses,
+    and the sentence alone answers nothing."""
+    return bool(_ENDS_ANNOUNCING_RE.search(statement.text)) and not any(
+        s.marker for s in every if s.position > statement.position
+    )
 
 
 def _announcing(block: Evidence) -> str:

@@ -501,3 +501,16 @@ def test_a_point_completes_the_modal_of_its_lead_in_for_a_yes_no_opener():
         "Yes, subject to conditions: "
     )
     assert yes_no_opener("Can we charge for a subject access request?", text) == ""  # not the act asked about
+
+
+def test_a_sentence_announcing_a_list_kept_elsewhere_is_not_quoted_alone():
+    exclusions = clause(
+        "5. Exclusions\nThe Company shall not be liable to make any payment under this Rider in respect of any "
+        "expenses incurred by an Insured Person in connection with the following.\nThe Company may seek "
+        "confirmation from the treating doctor that an expense is not excluded under this Section.",
+        "Rider cl. 5",
+        section_key="exclusions",
+        coverage_type="not_covered",
+    )
+    answer = compose("What is not covered by the rider?", [exclusions], None)
+    assert "the following" not in answer
