@@ -28,6 +28,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bepr\b|\behr\b", "electronic health record"),
     (r"\bped\b", "pre-existing disease"),
     (r"\bhdabs?\b", "health data access body"),
+    # whom a person asks about their data at an organisation: its data protection officer
+    (
+        r"\b(who|whom) (do|should|can|could|would) (i|we|they|patients?) (contact|speak to|talk to|ask|write to)\b"
+        r".{0,60}\b(data|records?|privacy|information)\b",
+        "contact details of the data protection officer",
+    ),
     (r"\bsccs?\b", "standard data protection clauses"),
     (r"\bbcrs?\b", "binding corporate rules"),
     # plain words -> legal terms
