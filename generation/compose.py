@@ -25,7 +25,7 @@ from functools import lru_cache
 from core.types import Evidence
 from generation.prompts import REFUSAL
 from generation.records import compose_records
-from language.analysis import QuestionAnalysis, analyse, question_sentence
+from language.analysis import QuestionAnalysis, about_ehds, analyse, question_sentence
 from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridges, expansion_terms
 from language.passages import Statement, statements
@@ -48,6 +48,9 @@ CUE_BONUS = 0.15
 LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
 BINDING_BONUS = 0.08
+# The EHDS governs electronic health records, their exchange and secondary use; the GDPR governs all processing.
+# Asked about patient data in general, a GDPR provision answers before an EHDS one that shares the words.
+SPECIAL_LAW_PENALTY = 0.1
 TITLE_BONUS = 0.1  # the provision's title is what the law calls the thing asked about ("privacy by design")
 BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation ...
 BINDING_SUPPORT_MARGIN = 0.05  # ... when it supports the question about as well (the same point, not another)
@@ -319,6 +322,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     naming = {w for i in referenced for w in words(blocks[i].citation)}
     scored = score_sentences(question, texts, embed, referenced, skip_headings=False, naming=naming)
     asks_date = bool(_DATE_QUESTION_RE.search(question))  # "when does it apply?" is answered only by a date
+    special_law = not about_ehds(question)
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
@@ -338,6 +342,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score += DEFINES_ASKED_BONUS
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
+        score -= SPECIAL_LAW_PENALTY if special_law and str(block.metadata.get("instrument")).upper() == "EHDS" else 0.0
         out.append(Option(index, statement, support.score, score, cue))
     return out
 

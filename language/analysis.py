@@ -223,6 +223,20 @@ def is_medical_advice(question: str) -> bool:
     return bool(_TAKING_RE.search(action.group(0)) or _TREATMENT_RE.search(question))
 
 
+_EHDS_MATTERS_RE = re.compile(
+    r"\b(ehds|european health data space|ehrs?|electronic health (records?|data)|secondary use|data permits?"
+    r"|health data access bod(y|ies)|health data (users?|holders?)|myhealth@?eu|another (eu|member) (country|state)"
+    r"|cross-border|abroad|patient summar(y|ies)|e-?prescriptions?|access services?|opt[- ]?out)\b",
+    re.I,
+)
+
+
+def about_ehds(question: str) -> bool:
+    """The question names the EHDS or what only it governs (electronic health records and their access services,
+    cross-border exchange, secondary use, data permits, opting out)."""
+    return bool(_EHDS_MATTERS_RE.search(question))
+
+
 def domain_of(question: str, patient_named: bool) -> Domain | None:
     """Where a question belongs when it names no collection; None when nothing in it says."""
     if patient_named or _RECORDS_RE.search(question) or across_patients(question):

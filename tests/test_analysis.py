@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from language.analysis import analyse, question_sentence
+from language.analysis import about_ehds, analyse, question_sentence
 
 
 @pytest.mark.parametrize(
@@ -95,6 +95,10 @@ def test_scope_named_in_the_question():
     assert analyse("What is the survival period for the critical illness benefit?").domain == "insurance"
     assert analyse("How long do I have to submit claim documents after discharge?").domain == "insurance"
     assert analyse("Which exclusions apply to the right of access?").domain is None
+    # what only the EHDS governs, named or not
+    assert about_ehds("Can I see which doctors accessed my electronic health record?")
+    assert about_ehds("Can I opt out of secondary use of my data?")
+    assert not about_ehds("What security measures must we have for patient data?")
     # terse queries, as users type them into a search box
     assert analyse("EHDS priority categories").answer_type == "list"
     assert analyse("claim settlement time").domain == "insurance"

@@ -259,6 +259,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "CareShield Rider (Individual) cl. 3.9.1",
             "(a) Cancer",
         ),
+        (  # the general law answers a question about patient data in general, before the EHDS's secure
+            # processing environments that share its words
+            "What security measures must we have for patient data?",
+            "GDPR Art. 32",
+            "appropriate technical and organisational measures",
+        ),
         (  # "which profile" is answered by the profile's identity
             "Which FHIR profile should I use to record a patient's allergy in UK Core?",
             "FHIR UK Core UKCore-AllergyIntolerance",
