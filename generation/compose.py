@@ -523,7 +523,8 @@ def following(
         same_block = option.block == lead.block
         same_provision = same_block or (block.doc_id == home.doc_id and block.authority == home.authority)
         near = not same_block or abs(option.statement.position - lead.statement.position) <= NEAR
-        needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) else FOLLOW_SUPPORT
+        next_one = same_block and option.statement.position == lead.statement.position + 1  # the rule's own caveat
+        needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) or next_one else FOLLOW_SUPPORT
         if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
             continue
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):

@@ -28,6 +28,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bepr\b|\behr\b", "electronic health record"),
     (r"\bped\b", "pre-existing disease"),
     (r"\bhdabs?\b", "health data access body"),
+    (
+        r"\b(put|add|write|enter|upload)\b.{0,40}\b(in|into|to|on)\b (my|their|his|her|our) (own )?"
+        r"(electronic health |health |medical )?(records?|ehrs?|notes|file)\b",
+        "insert information in their own EHR",
+    ),
     # whom a person asks about their data at an organisation: its data protection officer
     (
         r"\b(who|whom) (do|should|can|could|would) (i|we|they|patients?) (contact|speak to|talk to|ask|write to)\b"

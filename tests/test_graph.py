@@ -279,6 +279,17 @@ def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services,
     assert record.citations[0].citation.startswith(cited), record.citations[0].citation
 
 
+def test_the_sentence_right_after_the_rule_follows_it_as_its_caveat(make_services):
+    record = run_graph(
+        "Can I put my own notes into my electronic health record?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert record.citations[0].citation == "EHDS Art. 5"
+    assert "right to insert information" in record.answer and "clearly identifiable" in record.answer
+
+
 def test_a_list_kept_in_another_clause_is_quoted_whole_after_the_clause_referring_to_it(make_services):
     question = "Which illnesses does the group rider pay a lump sum for?"
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
