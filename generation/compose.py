@@ -91,7 +91,11 @@ _CUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "definition": re.compile(r"\bmeans\b|\bis defined as\b|\brefers to\b|\bis (a|an|the) \w+ (who|that|which)\b", re.I),
-    "who": re.compile(r"\b(shall|must|is responsible|are responsible|is accountable|shall be responsible)\b", re.I),
+    "who": re.compile(
+        r"\b(shall|must|is responsible|are responsible|is accountable|shall be responsible)\b"
+        r"|\b(is|are|be) (made|paid|payable|given|sent|addressed|issued) to\b",  # "Payment is made to the Member"
+        re.I,
+    ),
 }  # no cue for yes/no or procedure questions: "shall", "must" and "may" are in nearly every provision
 # "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
 # a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"

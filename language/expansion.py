@@ -256,7 +256,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(before (i|they|he|she) joined|diagnosed before|existing condition)\b", "pre-existing disease"),
     (r"\b(having a baby|give birth|giving birth|childbirth|pregnan\w*)\b", "maternity delivery"),
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
-    (r"\b(paid out|pay out|payout|get paid|be paid)\b", "settle claim settlement"),
+    (
+        r"\b(paid out|pay out|payout|get paid|be paid)\b"
+        r"|\bwho (receives|gets|is paid) (the )?(claim )?(payment|money|amount)\b|\bpaid to whom\b",
+        "settle claim settlement payment is made to",
+    ),
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
     # what data may not be used for: the uses a provision prohibits
     (

@@ -265,6 +265,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 32",
             "appropriate technical and organisational measures",
         ),
+        (  # "who" is answered by the party a payment is made to, not by a co-payment clause's "shall"
+            "Who receives the claim payment under the group rider?",
+            "CareShield Rider (Group) cl. 7.6",
+            "Payment is made to the Member",
+        ),
         (  # "which profile" is answered by the profile's identity
             "Which FHIR profile should I use to record a patient's allergy in UK Core?",
             "FHIR UK Core UKCore-AllergyIntolerance",
