@@ -18,6 +18,7 @@ POINT_RE = re.compile(r"^\s*(\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]|[-•*])\s
 _PARAGRAPH_NUMBER_RE = re.compile(r"^\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|\(\d{1,3}\))\s+(?=\S)")
 _INLINE_POINT_RE = re.compile(r"\s(?=\(?(?:[a-h]|[ivx]{1,4})[.)]\s+\S)")  # "provided that: i. X ii. Y" in one line
 _LEAD_IN_RE = re.compile(r":\s*$")
+LIST_ITEM_MAX_WORDS = 15  # a heading's first point this short is an item of a list, not a paragraph of rules
 _CLAUSE_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
 # A title line: "Caldicott Principle 5 - Everyone with access ...", "Article 9(1) - Processing ...: prohibition" -
 # a name, a dash, a subject, and no full stop at the end.
@@ -93,9 +94,10 @@ class _Builder:
         self.heading = len(self.out) - 1 if heading else None
 
     def point(self, marker: str, text: str) -> None:
-        if self.lead is None and self.heading is not None:
+        if self.lead is None and self.heading is not None and len(text.split()) <= LIST_ITEM_MAX_WORDS:
             # "3.9.1 List of Critical Illnesses" then "(a) Cancer ...": the heading is the list's lead-in, so a
-            # list question gets every point, not one illness or a note below them
+            # list question gets every point, not one illness or a note below them (lettered paragraphs each
+            # stating a rule, "(a) Expenses related to ... shall be excluded until ...", stay paragraphs)
             head = self.out[self.heading]
             name = _CLAUSE_NUMBER_RE.sub("", head.text).rstrip(" :.")
             self.out[self.heading] = Statement(f"{name}:", position=head.position, label=head.label)

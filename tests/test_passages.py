@@ -100,3 +100,10 @@ def test_points_straight_after_a_heading_are_that_heading_s_list():
     assert found[1].lead_in == "List of Critical Illnesses:"
     numbered = statements("2. Definitions\n2.1 Accident means a sudden event.\n2.2 Hospital means a place.")
     assert not any(s.points for s in numbered)  # numbered clauses under a heading stay clauses
+    rules = statements(
+        "Specified disease/procedure waiting period (Excl 02)\n(a) Expenses related to the treatment of the listed "
+        "conditions shall be excluded until the expiry of the waiting period of continuous coverage after inception.\n"
+        "(b) This exclusion shall not apply to claims arising due to an accident."
+    )
+    assert rules[0].heading and not rules[0].points  # lettered paragraphs that each state a rule stay paragraphs
+    assert rules[1].marker == "(a)" and not rules[1].lead_in
