@@ -94,7 +94,9 @@ class _Builder:
         self.heading = len(self.out) - 1 if heading else None
 
     def point(self, marker: str, text: str) -> None:
-        if self.lead is None and self.heading is not None and len(text.split()) <= LIST_ITEM_MAX_WORDS:
+        if self.heading is not None and len(text.split()) > LIST_ITEM_MAX_WORDS:
+            self.heading = None  # decided by the first point after the heading
+        if self.lead is None and self.heading is not None:
             # "3.9.1 List of Critical Illnesses" then "(a) Cancer ...": the heading is the list's lead-in, so a
             # list question gets every point, not one illness or a note below them (lettered paragraphs each
             # stating a rule, "(a) Expenses related to ... shall be excluded until ...", stay paragraphs)
