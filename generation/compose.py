@@ -143,7 +143,7 @@ _COVER_QUESTION_WORDS = frozenset(
     words(
         "individual group family floater member person insured year month day week time free each every health "
         "hospital hospitalisation treatment expenses cost bill pay paid payment claim money get give offer "
-        "include provide benefit need want stay company employer scheme plan join fix done "
+        "include provide benefit need want stay company employer scheme plan join fix done surgery operation "
         "buy bought last ago soon just recently new already start started "  # when the asker joined, not what
         "no not nor don doesn didn isn aren won"  # "If I don't claim, do I get a no-claims bonus?" asks about a bonus
     )

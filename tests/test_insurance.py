@@ -829,9 +829,6 @@ REAL_COMPARE = [
         "different",
         {"25%", "Rs. 40,000", "whichever is lower"},
         {"as per the table of benefits"},
-        # the Arogya side answers from cl. 4.1.1 ("treatment of cataract subject to the sub limits"), which the
-        # grader ranks above cl. 4.3 (Cataract Treatment: 25% or INR 40,000); the table shows what the answer cites
-        marks=pytest.mark.xfail(strict=True, reason="the Arogya answer cites cl. 4.1.1, not the cataract clause"),
         id="cataract",
     ),
     (
