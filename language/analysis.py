@@ -176,7 +176,8 @@ _ADVICE_ACTION_RE = re.compile(
 _TREATMENT_RE = re.compile(
     r"\b(dose|dosage|tablets?|pills?|medicines?|medications?|drugs?|antibiotics?|inhalers?|puffs?|injections?|insulin"
     r"|treatment|symptoms?|pain|ache|headache|migraine|fever|rash|cough|infection|lump|swollen|swelling|bleeding|dizzy"
-    r"|stop taking|keep taking|start taking|come off|surgery|operation|alcohol|exercise|diet)\b",
+    r"|stop taking|keep taking|start taking|come off|surgery|operation|alcohol|exercise|diet"
+    r"|vaccines?|vaccinations?|jabs?|immuni[sz]ations?|boosters?)\b",
     re.I,
 )
 _TAKING_RE = re.compile(r"\b(take|taking|come off|dose|dosage)\b", re.I)

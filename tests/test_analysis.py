@@ -46,6 +46,7 @@ def test_the_asking_sentence_decides_not_the_preamble():
         "My GP put me on amlodipine and my ankles are swollen. Should I stop taking it?",
         "Is it safe to drink alcohol with my antibiotics?",
         "I found a lump last week. Is it okay to wait a few weeks?",
+        "Which vaccines should my child have?",
     ],
 )
 def test_personal_medical_advice_is_recognised(question):
@@ -60,6 +61,7 @@ def test_personal_medical_advice_is_recognised(question):
         "We've asked the regulator for prior consultation. How long can they take to give us written advice?",
         "Can I take a private room on the group rider without it cutting my claim?",
         "Can I stop a hospital sharing my data for research?",
+        "Can my GP share my vaccination record with my school?",
     ],
 )
 def test_rights_over_records_and_policy_questions_are_not_medical_advice(question):
