@@ -45,7 +45,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(leak(ed|s)?|hack(ed)?|ransomware|cyber ?attack|stolen|data breach"
         r"|(lost|lose|losing|misplaced|left) (a |an |the |our |my |their |his |her |some )?"
-        r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?|(patient )?(records?|files?|notes?))"
+        r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?"
+        r"|(patient |scan |test |blood )?(records?|files?|notes?|results?|scans?|letters?|x-rays?|documents?))"
         r"|(sent|emailed|e-mailed|posted|faxed|given|disclosed|shared)\b.{0,60}"
         r"\bto the wrong \w+|\bto (my|an|the|their|his|her) (old|previous) address"
         r"|\bsomeone else (opened|read|saw|received|got))\b",

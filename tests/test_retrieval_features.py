@@ -160,6 +160,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Do patients have to pay to see their own records?", "free of charge", "breach"),
         ("Is there any cover for ayurvedic treatment?", "AYUSH", "breach"),
         ("HDAB fees", "health data access body", "breach"),
+        ("My hospital lost my scan results. Do they have to tell me?", "personal data breach", "erasure"),
         ("Can I put my own notes into my electronic health record?", "insert information", "breach"),
         ("Who do I contact at the hospital about my data?", "data protection officer", "breach"),
         ("What can't secondary health data be used for?", "prohibited", "breach"),
