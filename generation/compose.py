@@ -617,7 +617,7 @@ def _announces(statement: Statement) -> bool:
     return not statement.marker and bool(_ANNOUNCES_RE.search(statement.text))
 
 
-_ENDS_ANNOUNCING_RE = re.compile(r"\b(the following|as follows|(listed|set out|specified|described) below)\W*$", re.I)
+_ENDS_ANNOUNCING_RE = re.compile(rf"(?:{_ANNOUNCES_RE.pattern}|\bas follows\b)\W*$", re.I)
 
 
 def _announces_nothing(statement: Statement, every: list[Statement]) -> bool:

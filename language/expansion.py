@@ -28,11 +28,6 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bepr\b|\behr\b", "electronic health record"),
     (r"\bped\b", "pre-existing disease"),
     (r"\bhdabs?\b", "health data access body"),
-    (
-        r"\b(put|add|write|enter|upload)\b.{0,40}\b(in|into|to|on)\b (my|their|his|her|our) (own )?"
-        r"(electronic health |health |medical )?(records?|ehrs?|notes|file)\b",
-        "insert information in their own EHR",
-    ),
     # whom a person asks about their data at an organisation: its data protection officer
     (
         r"\b(who|whom) (do|should|can|could|would) (i|we|they|patients?) (contact|speak to|talk to|ask|write to)\b"
@@ -311,7 +306,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b",
         "free of charge reasonable fee",
     ),
-    (r"\badd (\w+ ){0,3}to (my|their|his|her) (own )?(electronic )?(health )?records?\b", "insert information"),
+    # "add those readings to my record", "put my own notes into my electronic health record"
+    (
+        r"\b(put|add|write|enter|upload)\b.{0,40}\b(in|into|to|on)\b (my|their|his|her|our) (own )?"
+        r"(electronic health |health |medical )?(records?|ehrs?|notes|file)\b",
+        "insert information in their own EHR",
+    ),
     (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
     # asking for a deadline or for whom to notify: the law writes time limits and notification duties
     (

@@ -40,7 +40,8 @@ _ORDINAL_NAMED_RE = re.compile(
 )
 _PART_RE = re.compile(r"\(\s?([0-9a-z]{1,5})\s?\)", re.I)
 # a policy wording's clause: "Clause 3.9.1", "cl. 4.2" (its path is the dotted number: clause_3_9_1)
-_CLAUSE_RE = re.compile(r"\b(?:clauses?|cl\.)\s*(\d{1,2}(?:\.\d{1,2}){0,3})(?![\d.]*\d)", re.I)
+_CLAUSE = r"(?:clauses?|cl\.)\s*(\d{1,2}(?:\.\d{1,2}){0,3})(?![\d.]*\d)"
+_CLAUSE_RE = re.compile(rf"\b{_CLAUSE}", re.I)
 
 
 @dataclass(frozen=True)
@@ -132,9 +133,7 @@ def qualified_clause(number: str, doc_id: str) -> str:
 
 # "a Critical Illness listed in Clause 3.9.1": a policy clause whose list is kept in another clause
 _LIST_POINTER_RE = re.compile(
-    r"\b(?:listed|set out|specified|enumerated|mentioned)\s+(?:in|under|at)\s+(?:Clause|cl\.)\s*"
-    r"(\d{1,2}(?:\.\d{1,2}){0,3})(?![\d.]*\d)",
-    re.I,
+    rf"\b(?:listed|set out|specified|enumerated|mentioned)\s+(?:in|under|at)\s+{_CLAUSE}", re.I
 )
 
 

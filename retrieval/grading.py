@@ -28,7 +28,7 @@ from generation.prompts import RELEVANCE_PROMPT
 from language.analysis import is_medical_advice
 from language.expansion import bridges
 from language.question import content_terms, mentions, named_numbers, salient_names
-from language.references import instrument_named, pointed_lists, question_tokens
+from language.references import instrument_named, question_tokens
 from language.titles import titled
 from language.words import words
 
@@ -220,8 +220,8 @@ def _lift_pointed_lists(evidence: list[Evidence], grades: list[ChunkGrade]) -> N
     names, not "lump sum"), yet it is what the referring clause's answer consists of."""
     lists: dict[str, float] = {}
     for e, g in zip(evidence, grades, strict=True):
-        if e.document_type == "policy_wording":
-            for token in pointed_lists(e.text, e.doc_id):
+        if e.document_type == "policy_wording":  # its pointers, found at ingest (ingest.chunking.clause_links)
+            for token in e.metadata.get("explains") or []:
                 lists[token] = max(lists.get(token, 0.0), min(g.confidence, REFERENCE_MATCH_FLOOR))
     for e, g in zip(evidence, grades, strict=True):
         floor = max((lists[t] for t in e.refs if t in lists), default=0.0)
