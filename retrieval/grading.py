@@ -36,7 +36,8 @@ WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "
 DENSE_RANGE = (0.15, 0.65)
 RERANK_RANGE = (0.20, 0.75)
 MISSING_NAME_PENALTY = 0.6
-# Names that set the scene rather than name another regime: never penalised when a chunk omits them.
+# Names that set the scene rather than name another regime: never penalised when a chunk omits them (nor is
+# any name the jargon table bridges: EPR, DSPT are domain vocabulary, often only the scene).
 CONTEXT_NAMES = frozenset(
     """gp gps nhs eu uk eea ae icu it dpo dpia sar ico trust hospital england scotland wales ireland northern
     austria belgium bulgaria croatia cyprus czechia czech denmark estonia finland france germany greece hungary
@@ -115,11 +116,12 @@ class Asked:
             )
             for phrase, terms in bridges(question)
         )
+        known = {n for bridge in bridges_ for n in bridge.names}  # domain vocabulary (EPR, DSPT): often the scene
         return cls(
             question,
             content_terms(question),
             named_numbers(question),
-            names,
+            [n for n in names if n not in known],
             foreign,
             instrument_named(question),
             bridges_,
@@ -161,9 +163,8 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
     if features.get("reference") == 1.0:
         confidence = max(confidence, REFERENCE_MATCH_FLOOR)
-    in_bridged = {n for bridge in bridged for n in bridge.names}
     names = asked.names
-    missing = [n for n in names if n not in in_bridged and not mentions(n, lowered, haystack_terms)]
+    missing = [n for n in names if not mentions(n, lowered, haystack_terms)]
     if names and missing:
         confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
     named, own = asked.instrument, str(evidence.metadata.get("instrument") or "").lower()
@@ -172,6 +173,7 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         missing = [*missing, named.upper()]
     # a place named as where data go ("send patient data to the United States") is a third country to the law
     # that covers the transfer, not another regime
+    in_bridged = {n for bridge in bridged for n in bridge.names}
     foreign = [f for f in asked.foreign if f.lower() not in lowered and f not in in_bridged]
     if foreign and confidence > FOREIGN_REGIME_CAP:
         confidence = FOREIGN_REGIME_CAP

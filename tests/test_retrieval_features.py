@@ -124,6 +124,16 @@ def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_leg
     assert grade_all(other, [article])[0].missing_names == ["USB"]
 
 
+def test_a_name_the_jargon_table_knows_is_domain_vocabulary_and_not_a_name_a_chunk_must_mention(shipped):
+    question = "A ransomware attack locked everyone out of the EPR. By when must we tell the ICO?"
+    found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
+    article = next(e for e in found if e.citation == "GDPR Art. 33(1)")  # the 72 hours, never naming an EPR
+    assert "epr" not in article.text.lower()
+    assert grade_all(question, [article])[0].missing_names == []
+    unknown = "A ransomware attack locked everyone out of the EPR. Does HIPAA apply?"  # a name no row bridges
+    assert grade_all(unknown, [article])[0].missing_names == ["HIPAA"]
+
+
 def test_a_country_data_are_sent_to_is_a_third_country_and_not_another_regime(shipped):
     question = "Can we send patient data to a hospital in the United States?"
     found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
