@@ -26,6 +26,7 @@ KINDS = {
     "Allergies and intolerances": ("allergy", "allergies", "allergic", "intolerance", "intolerances", "reaction"),
     "Encounters": ("encounter", "encounters", "visit", "visits", "appointment", "appointments", "admission", "seen"),
 }
+_TREATED_FOR_RE = re.compile(r"\b(treated for|suffer(s|ing)? from|diagnosed with|wrong with)\b", re.I)
 _TAKES_RE = re.compile(r"\b(taking|takes|take)\b", re.I)
 _TAKING_RE = re.compile(rf"\b(is|are|was|were|'s) (\w+ ){{0,3}}on\b|{_TAKES_RE.pattern}", re.I)  # "what's Lucy on?"
 
@@ -35,6 +36,8 @@ def kinds_asked(question: str, analysis: QuestionAnalysis) -> list[str]:
     "allergies, and what is she taking?" -> both)."""
     asked = set(re.findall(r"[a-z]+", question.lower())) | ({analysis.list_of} if analysis.list_of else set())
     found = [section for section, names in KINDS.items() if asked & set(names)]
+    if _TREATED_FOR_RE.search(question) and "Conditions" not in found:  # "what is she being treated for?"
+        found.insert(0, "Conditions")
     taking = _TAKES_RE.search(question) or (not found and _TAKING_RE.search(question))  # "are listed on my record"
     if taking and "Medications" not in found:
         found.append("Medications")

@@ -179,6 +179,14 @@ def test_a_question_about_nhs_numbers_in_general_is_not_answered_from_a_patient_
     assert "pat-" not in record.answer
 
 
+@pytest.mark.parametrize("question", ["What is Joan Okafor being treated for?", "What's wrong with pat-0001?"])
+def test_what_a_patient_is_treated_for_lists_every_recorded_condition(make_services, question):
+    record = run_graph(question, make_services(), allow_web=False)
+    assert record.answer.startswith("Joan Okafor (pat-0001) has 3 recorded conditions: Asthma"), record.answer
+    assert "Hyperlipidemia" in record.answer and "Hypothyroidism" in record.answer
+    assert "Date of birth" not in record.answer
+
+
 def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
     record = run_graph("What allergies does Mrs Okafor have, and what is she taking?", make_services(), allow_web=False)
     assert record.answer == (
