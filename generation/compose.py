@@ -469,6 +469,8 @@ def lead_option(
         named = [o for o in ranked if blocks[o.block].authority == "binding" and _names(best, blocks[o.block])]
         if named:
             return named[0]
+        if _restates_one(best):  # it states what a provision the evidence lacks says: another provision is
+            return best  # another point ("Under GDPR Art. 33(1) ... 72 hours" is not EHDS Art. 9(2)'s "without delay")
         # one point of a provision's list ("(e) a description of whether ... pseudonymised or anonymised") states
         # no rule on its own: it does not displace an explanation
         binding = [o for o in ranked if blocks[o.block].authority == "binding" and not o.statement.marker]
@@ -485,13 +487,18 @@ def _about(subject: Subject, text: str, block: Evidence) -> bool:
     return subject.named_by(text) or (subject.touched_by(text) and subject.touched_by(_heading(block)))
 
 
+def _restates_one(option: Option) -> bool:
+    """The statement names one provision as its source ("Under GDPR Art. 33(1) the controller must ...")."""
+    return len({ref.path[0] for ref in parse_references(option.statement.text)}) == 1
+
+
 def _names(option: Option, block: Evidence) -> bool:
     """The statement restates the block's provision: it names that one provision and no other ("GDPR Art.
     35(1) requires ..." names GDPR Art. 35(1); "a lawful basis under Art. 6, a condition under Art. 9 and the
     safeguards of Art. 89" restates none of them). Matched by reference tokens, as retrieval matches them."""
-    named = parse_references(option.statement.text)
-    if len({ref.path[0] for ref in named}) != 1:
+    if not _restates_one(option):
         return False
+    named = parse_references(option.statement.text)
     return bool(set(named[0].tokens(ancestors=False)) & {*block.refs, *citation_tokens(block.citation)})
 
 

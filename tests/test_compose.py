@@ -464,6 +464,25 @@ def test_a_commentary_restating_a_provision_the_evidence_holds_yields_to_the_pro
     assert compose(question, [restating, article], None).split("]")[0].endswith("[Source 2")  # the article
 
 
+def test_a_commentary_restating_a_provision_the_evidence_lacks_is_not_displaced_by_another_provision():
+    restating = block(
+        "GDPR Art. 33(1) says that a clinic must tell the regulator (the supervisory authority) about a hack or leak "
+        "(a personal data breach) within 72 hours.",
+        "Commentary: breach notification timeline",
+        authority="commentary",
+    )
+    question = "How long does a clinic have to tell the regulator about a hack or leak?"
+    other = block(  # another provision on another period, as well supported but graded lower: it would lead
+        "2. A clinic must tell the regulator (the supervisory authority) about a hack or leak (a personal data breach) "
+        "in the cases of paragraph 1, and keep the record for at least three years.",
+        "EHDS Art. 9(2)",
+    )
+    other.confidence = 0.4
+    answer = compose(question, [restating, other], None)
+    assert answer.startswith("GDPR Art. 33(1) says") and "72 hours" in answer.split("]")[0], answer
+    assert "three years" not in answer
+
+
 def test_an_amount_question_about_a_policy_is_not_led_by_the_definition_of_its_subject():
     definition = clause(
         "2.49 Room Rent\nRoom Rent means the amount charged by a Hospital towards Room and boarding expenses.",
