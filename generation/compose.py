@@ -736,8 +736,8 @@ def yes_no_opener(question: str, text: str) -> str:
 def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     """The answer text with [Source N] after each statement, or the refusal sentence."""
     analysis = analyse(question)
-    if from_records := compose_records(question, analysis, blocks):
-        return " ".join(from_records)
+    if (from_records := compose_records(question, analysis, blocks)) is not None:
+        return " ".join(from_records) or REFUSAL
     candidates = options(question, analysis, blocks, embed)
     asked = asked_about(question, analysis)
     subject = policy_subject(question, analysis, blocks)

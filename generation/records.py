@@ -31,6 +31,14 @@ _TAKES_RE = re.compile(r"\b(taking|takes|take)\b", re.I)
 _TAKING_RE = re.compile(rf"\b(is|are|was|were|'s) (\w+ ){{0,3}}on\b|{_TAKES_RE.pattern}", re.I)  # "what's Lucy on?"
 
 
+# Words that say which record or how it is phrased, never what is in it: "which patients take warfarin?" must
+# match warfarin, not every "Take one tablet" of a medication line.
+_RECORD_WORDS = frozenset(
+    words(" ".join(name for names in KINDS.values() for name in names))
+    + words("patient patients record records take takes taking taken prescribed diagnosed active recorded")
+)
+
+
 def kinds_asked(question: str, analysis: QuestionAnalysis) -> list[str]:
     """The record sections the question asks about, from its words ("what's she on?" -> Medications;
     "allergies, and what is she taking?" -> both)."""
@@ -86,7 +94,7 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
 def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
     """For "which patients have X": each patient whose record of the asked kind has an item about X, with that
     item, once per patient (a condition's record before the encounters that mention it)."""
-    wanted = content_terms(question) - {"patient", "patients", "record", "records"}
+    wanted = content_terms(question) - _RECORD_WORDS
     kinds = kinds_asked(question, analysis)
     found, named = [], set()
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
@@ -102,12 +110,14 @@ def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
     return [f"{len(found)} patient{'s' if len(found) > 1 else ''} in the records: " + "; ".join(found) + "."]
 
 
-def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
-    """The answer's sentences from patient records; empty when the blocks are not records."""
+def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str] | None:
+    """The answer's sentences from patient records; None when the blocks are not records or the question is
+    not about their entries. Asked which patients have something no record lists, it is [] (a refusal): another
+    patient's record is never quoted instead."""
     if not any(b.authority == "record" for b in blocks):
-        return []
+        return None
     if analysis.across_patients:
         return patients_with(question, analysis, blocks)
     if analysis.answer_type in ("list", "explanation") or kinds_asked(question, analysis):
-        return one_patient_each(question, analysis, blocks)
-    return []
+        return one_patient_each(question, analysis, blocks) or None
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from core.schemas import AnswerRecord
@@ -185,6 +187,19 @@ def test_what_a_patient_is_treated_for_lists_every_recorded_condition(make_servi
     assert record.answer.startswith("Joan Okafor (pat-0001) has 3 recorded conditions: Asthma"), record.answer
     assert "Hyperlipidemia" in record.answer and "Hypothyroidism" in record.answer
     assert "Date of birth" not in record.answer
+
+
+def test_which_patients_have_something_names_each_patient_whose_record_lists_it(make_services):
+    record = run_graph("Which patients have atrial fibrillation?", make_services(), allow_web=False)
+    named = re.findall(r"\((pat-\d+)\): Atrial fibrillation", record.answer)
+    assert record.answer.startswith(f"{len(named)} patients in the records: ") and len(named) >= 2
+    assert len(set(named)) == len(named)  # one item per patient
+
+
+@pytest.mark.parametrize("question", ["Which patients take warfarin?", "Which patients are allergic to shellfish?"])
+def test_which_patients_have_something_no_record_lists_is_refused_without_quoting_any_record(make_services, question):
+    record = run_graph(question, make_services(), allow_web=False)  # no record lists it ("Take one tablet" is no match)
+    assert record.status == "refused" and "pat-" not in record.answer, record.answer
 
 
 def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
