@@ -30,7 +30,7 @@ from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import content_terms
-from language.references import citation_tokens, parse_references, pointed_lists
+from language.references import citation_tokens, instruments_named, parse_references, pointed_lists
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
 from language.titles import titled
@@ -51,6 +51,7 @@ BINDING_BONUS = 0.08
 # The EHDS governs electronic health records, their exchange and secondary use; the GDPR governs all processing.
 # Asked about patient data in general, a GDPR provision answers before an EHDS one that shares the words.
 SPECIAL_LAW_PENALTY = 0.1
+OTHER_LAW_PENALTY = 0.15  # a statement about another law than the one the question names
 TITLE_BONUS = 0.1  # the provision's title is what the law calls the thing asked about ("privacy by design")
 BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation ...
 BINDING_SUPPORT_MARGIN = 0.05  # ... when it supports the question about as well (the same point, not another)
@@ -347,6 +348,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= SPECIAL_LAW_PENALTY if special_law and str(block.metadata.get("instrument")).upper() == "EHDS" else 0.0
+        # "The UK GDPR has the same rules" in a commentary, asked about the EHDS (an EHDS article citing the GDPR is
+        # still the EHDS)
+        named_laws = instruments_named(statement.text) | instruments_named(str(block.metadata.get("instrument") or ""))
+        score -= OTHER_LAW_PENALTY if analysis.instrument and named_laws and analysis.instrument not in named_laws else 0.0
         out.append(Option(index, statement, support.score, score, cue))
     return out
 

@@ -73,6 +73,11 @@ def instrument_named(text: str) -> str | None:
     return _instrument_in(text)
 
 
+def instruments_named(text: str) -> set[str]:
+    """Every instrument a text names, normalised ("The UK GDPR has the same rules" -> {"gdpr"})."""
+    return {INSTRUMENTS[m.group(1).lower()] for m in _INSTRUMENT_RE.finditer(text)}
+
+
 def _instrument_in(text: str) -> str | None:
     match = _INSTRUMENT_RE.search(text)
     return INSTRUMENTS[match.group(1).lower()] if match else None

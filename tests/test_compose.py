@@ -483,6 +483,22 @@ def test_a_commentary_restating_a_provision_the_evidence_lacks_is_not_displaced_
     assert "three years" not in answer
 
 
+def test_a_question_naming_a_law_is_not_answered_by_a_statement_about_another_law():
+    uk_note = block(
+        "UK note. The UK GDPR allows health data to be hidden from a patient where showing it would cause serious harm.",
+        "Commentary: subject access requests",
+        authority="commentary",
+    )
+    article = block(
+        "Natural persons have the right to restrict the access of health professionals to their electronic records, "
+        "and providers shall not see that access was restricted.",
+        "EHDS Art. 8",
+        metadata={"instrument": "EHDS"},
+    )
+    question = "Under the EHDS, can health data be hidden from a patient?"
+    assert "[Source 2]" in compose(question, [uk_note, article], None).split(".")[0] + "."
+
+
 def test_an_amount_question_about_a_policy_is_not_led_by_the_definition_of_its_subject():
     definition = clause(
         "2.49 Room Rent\nRoom Rent means the amount charged by a Hospital towards Room and boarding expenses.",

@@ -3,7 +3,7 @@
 import pytest
 
 from ingest.chunking import clause_links
-from language.references import citation_tokens, identifier_tokens, pointed_lists, question_tokens
+from language.references import citation_tokens, identifier_tokens, instruments_named, pointed_lists, question_tokens
 from retrieval.search import boost_tokens
 from retrieval.sparse import document_terms, encode_query, token_index
 
@@ -74,3 +74,8 @@ def test_a_policy_clause_is_a_reference_and_its_pointers_stay_in_its_wording():
     assert own == ["careshield_rider_group_clause_3_9"]
     # only "listed in" says where the clause's list is; "the waiting period in Clause 4.5" is another rule
     assert named == pointed_lists(text, "careshield_rider_group") == ["careshield_rider_group_clause_3_9_1"]
+
+
+def test_every_instrument_a_text_names_is_found_normalised():
+    assert instruments_named("The UK GDPR has the same rules as the European Health Data Space.") == {"gdpr", "ehds"}
+    assert instruments_named("Member States shall designate a body.") == set()
