@@ -118,8 +118,9 @@ EXPANSIONS: list[tuple[str, str]] = [
         "structured, commonly used and machine-readable format data portability",
     ),
     (
-        r"\b(hide|restrict|limit|block) (access|who can see)\b|\bhide\b"
-        r"|\bstop (some |certain |other )?(doctors|people|staff|professionals|clinicians) (from )?(seeing|accessing)\b",
+        r"\b(hide|restrict|limit|block) (access|who can see)\b|\bhid(e|den|ing)\b"
+        r"|\b(stop|block|prevent|keep) (some |certain |other |particular )?(doctors|people|staff|professionals"
+        r"|clinicians|nurses)( \w+)? (from )?(seeing|accessing|looking at)\b",
         "restrict access",
     ),
     (r"\bopt[- ]?out\b", "opt out"),
