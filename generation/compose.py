@@ -474,6 +474,11 @@ def lead_option(
         named = [o for o in ranked if blocks[o.block].authority == "binding" and _names(best, blocks[o.block])]
         if named:
             return named[0]
+        # one of several provisions it cites ("... can be withdrawn at any time (GDPR Art. 7(3))") answers nearly
+        # as well: the provision leads
+        cited = [o for o in ranked if blocks[o.block].authority == "binding" and _cites(best, blocks[o.block])]
+        if cited and cited[0].score >= best.score - BINDING_MARGIN:
+            return cited[0]
         if _restates_one(best):  # it states what a provision the evidence lacks says: another provision is
             return best  # another point ("Under GDPR Art. 33(1) ... 72 hours" is not EHDS Art. 9(2)'s "without delay")
         # one point of a provision's list ("(e) a description of whether ... pseudonymised or anonymised") states
@@ -495,6 +500,16 @@ def _about(subject: Subject, text: str, block: Evidence) -> bool:
 def _restates_one(option: Option) -> bool:
     """The statement names one provision as its source ("Under GDPR Art. 33(1) the controller must ...")."""
     return len({ref.path[0] for ref in parse_references(option.statement.text)}) == 1
+
+
+def _cites(option: Option, block: Evidence) -> bool:
+    """The statement cites the block's provision or a point of it, among others or alone ("(GDPR Art. 7(3))"
+    cites Art. 7(3); "the safeguards of Art. 89" cites no one paragraph of Art. 89)."""
+    own = parse_references(block.citation)
+    if not own:
+        return False
+    path = own[0].path
+    return any(ref.path[: len(path)] == path for ref in parse_references(option.statement.text))
 
 
 def _names(option: Option, block: Evidence) -> bool:

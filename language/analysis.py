@@ -108,6 +108,7 @@ _INSURANCE_RE = re.compile(
     r"|room rent|deductible|no claims? (bonus|discount)|cumulative bonus|ayush|tpa|mediclaim|careshield"
     r"|grace period|free[- ]look|(group|company'?s?|work|employer'?s?) (scheme|health plan|health cover)"
     r"|critical illness|survival period|claim (forms?|documents?|settlement)|settle\w* (a |my |the )?claims?"
+    r"|(make|making|submit\w*|fil(e|ing)|lodg(e|ing)|put in) (a |my |the |an? \w+ )?claims?"
     r"|domiciliary|network (hospitals?|providers?))\b",
     re.I,
 )

@@ -65,6 +65,12 @@ _ORPHAN_RE = re.compile(
 # "At the request of the health data user, that duration may be extended": the pointer follows a fronted phrase
 _FRONTED_POINTER_RE = re.compile(r"^([^,;:()]{3,80}),\s+(?:that|this|these|those|such)\s+([a-z][\w-]*)")
 _NAMED_SUBJECT_RE = re.compile(r"^(?:This|These|That|Those|Its|Their)\s+[A-Z]")
+# "It shall be as easy to withdraw as to give consent", "It is not necessary to ...": a dummy subject, no pointer
+_DUMMY_IT_RE = re.compile(
+    r"^It (?:is|shall be|must be|will be|may be|should be|would be) (?:not )?(?:as \w+ to|(?:possible|impossible"
+    r"|necessary|unnecessary|important|lawful|unlawful|sufficient|enough|easy|reasonable|appropriate|mandatory"
+    r"|compulsory|permitted|forbidden|prohibited|essential|advisable) (?:to|that|for))\b"
+)
 _TERMINATED_RE = re.compile(r"[.!?][\"'’”)\]]*$")
 # "Article 9(1) - Processing of ...", "Caldicott Principle 5 - Everyone ...": a short label, a spaced dash.
 _HEADING_DASH_RE = re.compile(r"^\S+(?:\s+\S+){0,4}\s+[-–—]\s+\S")
@@ -165,7 +171,7 @@ def points_back(sentence: str) -> bool:
     exclusion ...", "At the request of the user, that duration ..."): quoted first, an answer's reader
     cannot tell what it means."""
     if _ORPHAN_RE.match(sentence):
-        return True
+        return not _DUMMY_IT_RE.match(sentence)
     fronted = _FRONTED_POINTER_RE.match(sentence)  # "Where the controller ..., that controller" points within
     return fronted is not None and fronted.group(2).lower() not in fronted.group(1).lower()
 

@@ -96,6 +96,8 @@ def test_scope_named_in_the_question():
     # a wording's own terms place a question without "policy" or "insurance" in it
     assert analyse("What is the survival period for the critical illness benefit?").domain == "insurance"
     assert analyse("How long do I have to submit claim documents after discharge?").domain == "insurance"
+    assert analyse("What documents do I need to make a claim?").domain == "insurance"  # a policyholder's claim
+    assert analyse("Can the hospital process my data to defend a legal claim?").domain is None  # the law's
     assert analyse("Which exclusions apply to the right of access?").domain is None
     # what only the EHDS governs, named or not
     assert about_ehds("Can I see which doctors accessed my electronic health record?")

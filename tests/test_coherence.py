@@ -245,3 +245,8 @@ def test_pointing_back_and_needing_the_sentence_before():
     assert not needs_antecedent("This Regulation does not apply to household activity.")
     assert not points_back("In the case of a personal data breach, the controller shall notify.")
     assert [f.rule for f in fragments("In such cases, the limit is 20%. [Source 1]")] == ["orphan_pronoun"]
+    # a dummy "it" points at nothing: "It shall be as easy to withdraw as to give consent" stands alone
+    assert not needs_antecedent("It shall be as easy to withdraw as to give consent.")
+    assert not needs_antecedent("It is not necessary to notify the data subject.")
+    assert needs_antecedent("It shall be notified to the supervisory authority.")
+    assert needs_antecedent("It shall be as set out in paragraph 2.")
