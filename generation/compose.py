@@ -351,7 +351,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         # "The UK GDPR has the same rules" in a commentary, asked about the EHDS (an EHDS article citing the GDPR is
         # still the EHDS)
         named_laws = instruments_named(statement.text) | instruments_named(str(block.metadata.get("instrument") or ""))
-        score -= OTHER_LAW_PENALTY if analysis.instrument and named_laws and analysis.instrument not in named_laws else 0.0
+        score -= (
+            OTHER_LAW_PENALTY if analysis.instrument and named_laws and analysis.instrument not in named_laws else 0.0
+        )
         out.append(Option(index, statement, support.score, score, cue))
     return out
 
@@ -764,11 +766,14 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if not _META_QUESTION_RE.search(question):  # "History: ...", "Scope: ..." say what a text is, not what it says
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
     fact_wanted = analysis.answer_type in NOT_DEFINITIONS
-    first = lead = lead_option(candidates, blocks, asked, subject, fact_wanted)
+    # a question naming a provision the evidence holds is answered from that provision
+    named = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
+    leads = named if lead_option(named, blocks, asked, subject, fact_wanted) else candidates
+    first = lead = lead_option(leads, blocks, asked, subject, fact_wanted)
     if first is None:
         return REFUSAL
     antecedent = None
-    remaining = candidates
+    remaining = leads
     while lead is not None and needs_antecedent(lead.statement.text):
         antecedent = _antecedent(lead, candidates)
         if antecedent is not None:

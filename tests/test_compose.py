@@ -499,6 +499,25 @@ def test_a_question_naming_a_law_is_not_answered_by_a_statement_about_another_la
     assert "[Source 2]" in compose(question, [uk_note, article], None).split(".")[0] + "."
 
 
+def test_a_question_naming_a_provision_is_answered_from_it_when_the_evidence_holds_it():
+    other = block(  # another article's list of conditions, a closer match to "condition ... health data processed"
+        "4. A Member State may make health data processed for care available provided that all of the following "
+        "conditions are fulfilled: (a) the extra condition of a public interest; (b) the data are processed securely.",
+        "EHDS Art. 71(4)",
+    )
+    named = block(
+        "3. The personal data referred to in paragraph 1 may be processed for the purposes referred to in point (h) "
+        "of paragraph 2 where those data are processed by a professional subject to professional secrecy.",
+        "GDPR Art. 9(3)",
+        scores=Scores(reference_match=True),
+    )
+    named.confidence = 0.5
+    answer = compose(
+        "What extra condition does Article 9(3) add for health data processed under point (h)?", [other, named], None
+    )
+    assert answer.startswith("The personal data referred to in paragraph 1") and "[Source 2]" in answer, answer
+
+
 def test_an_amount_question_about_a_policy_is_not_led_by_the_definition_of_its_subject():
     definition = clause(
         "2.49 Room Rent\nRoom Rent means the amount charged by a Hospital towards Room and boarding expenses.",
