@@ -200,6 +200,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(encrypt\w*|security measures?)\b",
         "security of processing appropriate technical and organisational measures",
     ),
+    # a DPIA whose high risk cannot be mitigated: prior consultation of the supervisory authority
+    (
+        r"\b(can'?t|cannot|can not|unable to|couldn'?t) (reduce|mitigate|lower|bring down)\b|\bresidual (high )?risks?\b",
+        "prior consultation high risk in the absence of measures taken by the controller to mitigate the risk",
+    ),
     (r"\b(automated decision|algorithm|profiling|ai)\b", "automated individual decision-making profiling"),
     (
         r"\b(family member|daughter|son|carer|relative|proxy|on (my|their|his|her|our) behalf"

@@ -485,7 +485,8 @@ def test_a_commentary_restating_a_provision_the_evidence_lacks_is_not_displaced_
 
 def test_a_question_naming_a_law_is_not_answered_by_a_statement_about_another_law():
     uk_note = block(
-        "UK note. The UK GDPR allows health data to be hidden from a patient where showing it would cause serious harm.",
+        "UK note. The UK GDPR allows health data to be hidden from a patient where showing it would cause "
+        "serious harm.",
         "Commentary: subject access requests",
         authority="commentary",
     )
