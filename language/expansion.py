@@ -202,7 +202,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     # a DPIA whose high risk cannot be mitigated: prior consultation of the supervisory authority
     (
-        r"\b(can'?t|cannot|can not|unable to|couldn'?t) (reduce|mitigate|lower|bring down)\b|\bresidual (high )?risks?\b",
+        r"\b(can'?t|cannot|can not|unable to|couldn'?t) (reduce|mitigate|lower|bring down)\b"
+        r"|\bresidual (high )?risks?\b",
         "prior consultation high risk in the absence of measures taken by the controller to mitigate the risk",
     ),
     (r"\b(automated decision|algorithm|profiling|ai)\b", "automated individual decision-making profiling"),
