@@ -347,15 +347,20 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score += DEFINES_ASKED_BONUS
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
-        score -= SPECIAL_LAW_PENALTY if special_law and str(block.metadata.get("instrument")).upper() == "EHDS" else 0.0
-        # "The UK GDPR has the same rules" in a commentary, asked about the EHDS (an EHDS article citing the GDPR is
-        # still the EHDS)
-        named_laws = instruments_named(statement.text) | instruments_named(str(block.metadata.get("instrument") or ""))
-        score -= (
-            OTHER_LAW_PENALTY if analysis.instrument and named_laws and analysis.instrument not in named_laws else 0.0
-        )
+        score -= _law_penalty(analysis.instrument, special_law, statement, block)
         out.append(Option(index, statement, support.score, score, cue))
     return out
+
+
+def _law_penalty(asked: str | None, special_law: bool, statement: Statement, block: Evidence) -> float:
+    """A statement of the special law (the EHDS: its articles, a commentary's statements on it alone) when the
+    question is about patient data in general; a statement of another law than the one the question names ("The
+    UK GDPR has the same rules" in a commentary, asked about the EHDS; an EHDS article citing the GDPR is still
+    the EHDS)."""
+    stated, own = instruments_named(statement.text), instruments_named(str(block.metadata.get("instrument", "")))
+    penalty = SPECIAL_LAW_PENALTY if special_law and (own or stated) == {"ehds"} else 0.0
+    named = stated | own
+    return penalty + (OTHER_LAW_PENALTY if asked and named and asked not in named else 0.0)
 
 
 def asked_about(question: str, analysis: QuestionAnalysis) -> set[str]:
