@@ -183,9 +183,9 @@ _PARTY_KINDS = tuple(
     _party_words(kind)
     for kind in (
         "i me myself patient mum dad mother father child family person people individual subject natural "
-        "member policyholder user representative you",
+        "member policyholder user representative you they",  # "they": a person or an organisation
         "we us hospital trust clinic practice surgery gp organisation controller processor provider holder "
-        "company insurer professional doctor",
+        "company insurer professional doctor they",
         "gdpr ehds regulation law rule rider policy wording scheme company insurer",
     )
 )
@@ -222,11 +222,13 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
 
 
 _ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
+# "If a patient agreed to something, can they ...?": the asking clause follows the condition
+_CONDITION_FIRST_RE = re.compile(r"^\s*(?:if|when|where|once|after|before)\b[^,?]*,\s*", re.I)
 
 
 def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
     """The asking sentence's words and where its first party word is (None when it names none)."""
-    tokens = _party_words_in_order(question_sentence(question))
+    tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", question_sentence(question)))
     return tokens, next((i for i, w in enumerate(tokens) if w in _ALL_PARTIES), None)
 
 
@@ -239,8 +241,8 @@ def _asked_party(question: str) -> str:
 
 # between the party and its act: "Are we (still) allowed to send ...", "Do I have to give ...", "Can I really ..."
 _BEFORE_ACT = frozenset(
-    "still also really actually just ever even legally lawfully always then be able allowed permitted required "
-    "obliged entitled to have has need needs".split()
+    "still also really actually just ever even legally lawfully always then later now afterwards simply be able "
+    "allowed permitted required obliged entitled to have has need needs".split()
 )
 
 
@@ -735,6 +737,8 @@ def yes_no_opener(question: str, text: str) -> str:
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
     asked, act = words(question), _asked_act(question)
+    # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is
+    in_law = {w for phrase, terms in bridges(question) if act and act in words(phrase) for w in words(terms)}
     text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
@@ -742,11 +746,11 @@ def yes_no_opener(question: str, text: str) -> str:
         if (
             verb
             and match.group(4).lower() not in _NOT_VERBS
-            and verb[0] in asked
-            and (not act or verb[0] == act)  # the act asked about, not another word of the question
+            and (verb[0] in asked or verb[0] in in_law)
+            and (not act or verb[0] == act or verb[0] in in_law)  # the act asked about, not another word of it
             and _same_party(question, text, match)
         ):
-            acts.append((asked.index(verb[0]), match))
+            acts.append((asked.index(verb[0]) if verb[0] in asked else asked.index(act), match))
     if not acts:
         return ""
     # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which

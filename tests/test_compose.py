@@ -325,6 +325,11 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     assert yes_no_opener("Can I download the individual-level records?", partly) == ""  # a part is not a yes
     fee = "The controller may charge a reasonable fee."
     assert yes_no_opener("Can our hospital charge a fee?", fee) == "Yes: "  # the hospital is the controller
+    # the asking clause follows a condition, and the law's verb stands for the plain act
+    withdraw = "The data subject shall have the right to withdraw his or her consent at any time."
+    changed = "If a patient agreed to something, can they later change their mind?"
+    assert yes_no_opener(changed, withdraw) == "Yes: "
+    assert yes_no_opener("If a patient agreed to something, can they later sell it?", withdraw) == ""
 
 
 def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_party_asked_about():
