@@ -40,12 +40,15 @@ def score_sentences(
     referenced: set[int] | None = None,
     skip_headings: bool = True,
     naming: set[str] | None = None,
+    titles: list[str] | None = None,
 ) -> list[ScoredSentence]:
     """Each sentence's support for the question in [0, 1]: content-word coverage (legal terms the
     question's words map to included), similarity to the question, any number the question names,
     and a bonus for sentences of a passage that carries the reference the question names.
     Headings are labels, not statements, and are never candidates. Words that only name the provision asked
-    about (`naming`: "Caldicott", "Principle") pick the passage, not the sentence within it: they do not count."""
+    about (`naming`: "Caldicott", "Principle") pick the passage, not the sentence within it: they do not count.
+    A sentence is read under its passage's title (`titles`): "a report is made to senior management" under
+    "Responding to incidents" covers "incidents"."""
     asked = content_terms(question) | set(words(" ".join(expansion_terms(question))))
     wanted = asked - (naming or set())
     only_named = bool(asked) and not wanted  # "What does Caldicott Principle 2 say?": the passage's main rule
@@ -56,6 +59,7 @@ def score_sentences(
     ]
     if not candidates:
         return []
+    titled = [set(words(title)) for title in titles] if titles else [set()] * len(passages)
     similarity = np.zeros(len(candidates))
     if embed is not None:
         vectors = embed([question] + [s for _, s in candidates])
@@ -63,7 +67,7 @@ def score_sentences(
         similarity = np.clip((vectors[1:] @ vectors[0] - low) / (high - low), 0, 1)
     scored = []
     for (index, sentence), sim in zip(candidates, similarity):
-        terms = set(words(sentence)) & wanted
+        terms = (set(words(sentence)) | titled[index]) & wanted
         coverage = min(1.0, 1.5 * len(terms) / len(wanted)) if wanted else None
         if only_named:
             score = NEUTRAL_SUPPORT

@@ -574,3 +574,13 @@ def test_a_sentence_announcing_a_list_kept_elsewhere_is_not_quoted_alone():
     )
     answer = compose("What is not covered by the rider?", [exclusions], None)
     assert "the following" not in answer
+
+
+def test_a_sentence_is_read_under_its_passage_s_title():
+    from language.support import score_sentences
+
+    question = "How should staff report security incidents?"
+    sentence = "A report is made to senior management within 12 hours of detection."
+    plain = score_sentences(question, [[sentence]], None)[0]
+    titled = score_sentences(question, [[sentence]], None, titles=["Responding to incidents"])[0]
+    assert "incid" in titled.terms and "incid" not in plain.terms and titled.score > plain.score
