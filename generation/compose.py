@@ -33,7 +33,7 @@ from language.question import content_terms
 from language.references import citation_tokens, instruments_named, parse_references, pointed_lists
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
-from language.titles import title_of, titled
+from language.titles import passage_title, titled
 from language.words import words
 
 MIN_SUPPORT = 0.3  # below this no statement answers: the refusal ...
@@ -327,7 +327,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     referenced = {i for i, b in enumerate(blocks) if b.scores.reference_match}
     texts = [[s.scored_text(whole_lists) for s in ss] for ss in per_block]
     naming = {w for i in referenced for w in words(blocks[i].citation)}
-    titles = [title_of(b.section) for b in blocks]
+    titles = [passage_title(b.section, b.text) for b in blocks]
     scored = score_sentences(question, texts, embed, referenced, skip_headings=False, naming=naming, titles=titles)
     asks_date = bool(_DATE_QUESTION_RE.search(question))  # "when does it apply?" is answered only by a date
     special_law = not about_ehds(question)

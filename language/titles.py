@@ -34,6 +34,12 @@ def title_of(section: str) -> str:
     return title.strip() if dash else ""
 
 
+def passage_title(section: str, text: str) -> str:
+    """The title a passage is read under: its provision's, or its own heading line's ("NDG Data Security Standard
+    6 - Responding to incidents", for texts whose loader records no heading path)."""
+    return title_of(section) or (title_of(text.partition("\n")[0]) if "\n" in text else "")
+
+
 def names(terms: AbstractSet[str], title: frozenset[str]) -> bool:
     """The terms name the title: they hold all its words ("right to object"), or the title holds all of theirs
     and they are more than one word ("administrative fines" in "General conditions for imposing

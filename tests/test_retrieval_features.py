@@ -16,7 +16,7 @@ from core.types import Evidence
 from ingest.sidecar import sha256_bytes
 from language.expansion import expansion_terms
 from language.question import salient_names
-from language.titles import names, title_of
+from language.titles import names, passage_title, title_of
 from language.words import words
 from nodes.grade import grade
 from nodes.retrieve import retrieve
@@ -261,6 +261,13 @@ def test_titles_come_from_the_heading_path_and_are_named_by_whole_terms():
     assert names({"right", "object"}, frozenset({"right", "object"}))  # the terms hold the whole title
     assert names({"administr", "fine"}, frozenset({"general", "condit", "impos", "administr", "fine"}))
     assert not names({"processor"}, frozenset({"oblig", "processor"}))  # one word inside a longer title: no
+    # a passage without a heading path is read under its own heading line
+    standard = "NDG Data Security Standard 6 - Responding to incidents\n\nAction is taken immediately."
+    assert passage_title("", standard) == "Responding to incidents"
+    assert (
+        passage_title("Section 2 / Article 13 - Information to be provided", standard) == "Information to be provided"
+    )
+    assert passage_title("", "3. The notification - as a minimum - must describe the breach.") == ""
 
 
 def test_a_provision_whose_title_the_questions_plain_words_map_to_is_graded_on_it(shipped):
