@@ -92,6 +92,20 @@ _EXCEPTION_RE = re.compile(
 )
 
 
+# the IRDAI standard exclusion codes a wording quotes: Excl01-Excl03 are waiting periods (pre-existing diseases,
+# specified diseases, the first 30 days), from Excl04 on the exclusions proper (Excl18: maternity)
+_EXCLUSION_CODE_RE = re.compile(r"\bExcl\s?0?(\d{1,2})\b", re.I)
+WAITING_PERIOD_CODES = 3
+
+
+def _polarity_of_code(lead: str) -> str | None:
+    """The polarity the quoted clause's standard exclusion code gives it, if it quotes one."""
+    code = _EXCLUSION_CODE_RE.search(lead)
+    if code is None:
+        return None
+    return "conditional" if int(code.group(1)) <= WAITING_PERIOD_CODES else "not_covered"
+
+
 def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]) -> tuple[str, str | None]:
     """Policy answers state the coverage polarity of the clause that answers (the first one cited) and name
     it; procedural clauses (claims, grievances, renewal, definitions) get no coverage line."""
@@ -100,8 +114,11 @@ def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]
         if block.metadata.get("section_key") in PROCEDURAL_SECTIONS:
             return answer, None
         polarity = str(block.metadata.get("coverage_type") or "")
-        if polarity == "covered" and _EXCEPTION_RE.search(answer.split("[Source", 1)[0]):
+        lead = answer.split("[Source", 1)[0]
+        if polarity == "covered" and _EXCEPTION_RE.search(lead):
             polarity = "not_covered"  # "Out-patient consultations ... are not covered", within a benefit clause
+        # "o. Maternity: Code - Excl18" quoted from a clause headed "Waiting Periods" is an exclusion
+        polarity = _polarity_of_code(lead) or polarity
         if block.document_type == "policy_wording" and COVERAGE_LABELS.get(polarity):
             label = COVERAGE_LABELS[polarity].lower()
             return f"{answer} Coverage: {label} under {block.citation} [Source {citation.source}].", polarity

@@ -584,3 +584,21 @@ def test_a_sentence_is_read_under_its_passage_s_title():
     plain = score_sentences(question, [[sentence]], None)[0]
     titled = score_sentences(question, [[sentence]], None, titles=["Responding to incidents"])[0]
     assert "incid" in titled.terms and "incid" not in plain.terms and titled.score > plain.score
+
+
+def test_the_coverage_line_follows_the_standard_exclusion_code_of_the_quoted_clause():
+    from core.types import Citation
+    from generation.blocks import coverage_line
+
+    waiting = clause(
+        "1. Waiting Periods\no. Maternity: Code - Excl18 i. Medical treatment expenses traceable to childbirth.",
+        "Optima cl. 1",
+        section_key="waiting_period",
+        coverage_type="conditional",
+    )
+    cited = [Citation(source=1, citation="Optima cl. 1", document="Optima")]
+    maternity = "Maternity: Code - Excl18 i. Medical treatment expenses traceable to childbirth [Source 1]."
+    assert coverage_line(maternity, cited, [waiting])[1] == "not_covered"  # an exclusion under a waiting heading
+    pre_existing = "Pre-Existing Diseases: Code- Excl01 excluded until the expiry of 36 months [Source 1]."
+    assert coverage_line(pre_existing, cited, [waiting])[1] == "conditional"  # Excl01-03 are waiting periods
+    assert coverage_line("Maternity expenses are paid after 2 years [Source 1].", cited, [waiting])[1] == "conditional"
