@@ -30,6 +30,7 @@ class ScoredSentence:
 
 
 REFERENCE_BONUS = 0.3
+TITLE_WEIGHT = 0.5  # a word only the passage's title holds, against one the sentence says
 NEUTRAL_SUPPORT = 0.5  # a question that only names its provision: every sentence of it supports alike
 
 
@@ -67,8 +68,10 @@ def score_sentences(
         similarity = np.clip((vectors[1:] @ vectors[0] - low) / (high - low), 0, 1)
     scored = []
     for (index, sentence), sim in zip(candidates, similarity):
-        terms = (set(words(sentence)) | titled[index]) & wanted
-        coverage = min(1.0, 1.5 * len(terms) / len(wanted)) if wanted else None
+        own = set(words(sentence)) & wanted
+        terms = own | (titled[index] & wanted)
+        covered = len(own) + TITLE_WEIGHT * len(terms - own)  # the title is every sentence's: it counts less
+        coverage = min(1.0, 1.5 * covered / len(wanted)) if wanted else None
         if only_named:
             score = NEUTRAL_SUPPORT
         elif embed is None:
