@@ -222,6 +222,7 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
 
 
 _ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
+_PAYING = frozenset(words("pay reimburse indemnify cover"))
 # "If a patient agreed to something, can they ...?": the asking clause follows the condition
 _CONDITION_FIRST_RE = re.compile(r"^\s*(?:if|when|where|once|after|before)\b[^,?]*,\s*", re.I)
 
@@ -229,7 +230,9 @@ _CONDITION_FIRST_RE = re.compile(r"^\s*(?:if|when|where|once|after|before)\b[^,?
 def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
     """The asking sentence's words and where its first party word is (None when it names none)."""
     tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", question_sentence(question)))
-    return tokens, next((i for i, w in enumerate(tokens) if w in _ALL_PARTIES), None)
+    # "the individual rider", "the group scheme": a word naming the policy's kind is not a party
+    parties = (i for i, w in enumerate(tokens) if w in _ALL_PARTIES and tokens[i + 1 : i + 2] != ("rider",))
+    return tokens, next(parties, None)
 
 
 def _asked_party(question: str) -> str:
@@ -738,8 +741,10 @@ def yes_no_opener(question: str, text: str) -> str:
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
     asked, act = words(question), _asked_act(question)
-    # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is
+    # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is; a
+    # wording's verb for paying ("Does the rider pay for ...?": "The Company will reimburse ...")
     in_law = {w for phrase, terms in bridges(question) if act and act in words(phrase) for w in words(terms)}
+    in_law |= _PAYING if act in _PAYING else set()
     text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:

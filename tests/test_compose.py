@@ -330,6 +330,10 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     changed = "If a patient agreed to something, can they later change their mind?"
     assert yes_no_opener(changed, withdraw) == "Yes: "
     assert yes_no_opener("If a patient agreed to something, can they later sell it?", withdraw) == ""
+    # a wording pays by reimbursing or indemnifying; "the individual rider" is the policy, not a person
+    ambulance = "The Company will reimburse the reasonable cost of a road ambulance."
+    assert yes_no_opener("Does the individual rider pay for an ambulance?", ambulance) == "Yes: "
+    assert yes_no_opener("Does the individual rider send an ambulance?", ambulance) == ""
 
 
 def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_party_asked_about():
