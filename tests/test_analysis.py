@@ -97,6 +97,8 @@ def test_scope_named_in_the_question():
     assert analyse("What is the survival period for the critical illness benefit?").domain == "insurance"
     assert analyse("How long do I have to submit claim documents after discharge?").domain == "insurance"
     assert analyse("What documents do I need to make a claim?").domain == "insurance"  # a policyholder's claim
+    assert analyse("Our company is cancelling the group policy. Do members get anything back?").domain == "insurance"
+    assert analyse("Does our privacy policy need a DPO contact?").domain is None
     assert analyse("Can the hospital process my data to defend a legal claim?").domain is None  # the law's
     assert analyse("Which exclusions apply to the right of access?").domain is None
     # what only the EHDS governs, named or not
