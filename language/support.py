@@ -80,7 +80,7 @@ def score_sentences(
             score = float(sim) if coverage is None else 0.5 * coverage + 0.5 * float(sim)
         if index in referenced:
             score = min(1.0, score + REFERENCE_BONUS)
-        if numbers and any(re.search(rf"(?<![\d.]){re.escape(n)}(?!\d)", sentence) for n in numbers):
+        if numbers and any(re.search(rf"(?<![\d.]){re.escape(n)}(?!\d|\.\d)", sentence) for n in numbers):
             score = min(1.0, score + 0.2)
         scored.append(ScoredSentence(index, sentence, round(score, 4), terms))
     return scored

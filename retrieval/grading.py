@@ -34,6 +34,7 @@ from language.words import words
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15, "title": 0.15}
 DENSE_RANGE = (0.15, 0.65)
+_CLAUSE_NUMBER_RE = re.compile(r"(?m)^\s*\d+(?:\.\d+)*\.?(?=\s)")  # "6.1 Co-payment", "3. As a minimum"
 RERANK_RANGE = (0.20, 0.75)
 MISSING_NAME_PENALTY = 0.6
 # Names that set the scene rather than name another regime: never penalised when a chunk omits them (nor is
@@ -155,9 +156,10 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         features["reference"] = 1.0 if set(reference_tokens) & set(evidence.refs) else 0.0
     if titled(asked.question, evidence.section):
         features["title"] = 1.0
-    if numbers := asked.numbers:
+    if numbers := asked.numbers:  # in what the chunk says, not in its clause numbers ("6. Co-payment" is no 6)
+        said = _CLAUSE_NUMBER_RE.sub(" ", evidence.text)
         features["numbers"] = sum(
-            1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", haystack)
+            1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?!\d|\.\d)", said)
         ) / len(numbers)
     total_weight = sum(WEIGHTS[name] for name in features) or 1.0
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight

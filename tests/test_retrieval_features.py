@@ -391,3 +391,17 @@ def test_a_family_name_several_patients_share_is_asked_back_and_no_record_is_sea
     )
     assert all(e.document_type != "patient_record" for e in record.evidence) and "pat-" not in record.answer
     assert record.answer == f"{record.status_detail}."  # the answer itself asks which patient is meant
+
+
+def test_a_number_the_question_names_is_matched_in_what_a_clause_says_not_in_its_clause_number():
+    clause = Evidence(
+        chunk_id="c",
+        doc_id="d",
+        text="6.1 Co-payment\nNo Co-payment shall apply to any claim under this Group Policy.",
+        citation="Rider cl. 6.1",
+        document="Rider",
+    )
+    question = "My claim was turned down 6 months after I joined. Can they do that?"
+    assert grade_all(question, [clause])[0].features["numbers"] == 0.0
+    stated = clause.model_copy(update={"text": "6.1 Waiting\nTreatment is covered after 6 months of cover."})
+    assert grade_all(question, [stated])[0].features["numbers"] == 1.0
