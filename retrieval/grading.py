@@ -25,7 +25,7 @@ from core.settings import Settings
 from core.types import Evidence
 from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
-from language.analysis import is_medical_advice
+from language.analysis import about_ehds, is_medical_advice
 from language.expansion import bridges
 from language.question import content_terms, mentions, named_numbers, salient_names
 from language.references import instrument_named, question_tokens
@@ -58,6 +58,7 @@ FOREIGN_REGIME_RE = re.compile(
 FOREIGN_REGIME_CAP = 0.3
 UNKNOWN_REFERENCE_CAP = 0.3
 OTHER_INSTRUMENT_PENALTY = 0.4  # the question names one instrument; the chunk belongs to another
+SPECIAL_LAW_PENALTY = 0.1  # an EHDS chunk, for a question about patient data in general
 ACROSS_PATIENTS_K = 30  # "which patients have X" keeps this many records as evidence
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
@@ -104,6 +105,7 @@ class Asked:
     foreign: list[str]  # the regimes and jurisdictions outside the corpus it names
     instrument: str | None
     bridges: tuple[Bridge, ...]
+    general: bool = False  # about patient data in general: nothing in it is what only the EHDS governs
 
     @classmethod
     def of(cls, question: str) -> Asked:
@@ -126,6 +128,7 @@ class Asked:
             foreign,
             instrument_named(question),
             bridges_,
+            not about_ehds(question),
         )
 
     def bridged(self, haystack_terms: set[str]) -> list[Bridge]:
@@ -173,6 +176,8 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     if named and own and named != own:  # the question is about GDPR; this chunk is the EHDS (or the reverse)
         confidence *= 1 - OTHER_INSTRUMENT_PENALTY
         missing = [*missing, named.upper()]
+    elif asked.general and own == "ehds":  # the general law answers a general question before the special one
+        confidence *= 1 - SPECIAL_LAW_PENALTY
     # a place named as where data go ("send patient data to the United States") is a third country to the law
     # that covers the transfer, not another regime
     in_bridged = {n for bridge in bridged for n in bridge.names}

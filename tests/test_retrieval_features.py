@@ -405,3 +405,21 @@ def test_a_number_the_question_names_is_matched_in_what_a_clause_says_not_in_its
     assert grade_all(question, [clause])[0].features["numbers"] == 0.0
     stated = clause.model_copy(update={"text": "6.1 Waiting\nTreatment is covered after 6 months of cover."})
     assert grade_all(question, [stated])[0].features["numbers"] == 1.0
+
+
+def test_an_ehds_chunk_yields_to_the_general_law_for_a_question_about_patient_data_in_general():
+    article = Evidence(
+        chunk_id="e",
+        doc_id="ehds_art_068",
+        text="The health data access body may refuse a request that is manifestly unfounded.",
+        citation="EHDS Art. 68(9)",
+        document="EHDS",
+        metadata={"instrument": "EHDS"},
+    )
+    general = grade_all("Can the hospital refuse my request if I keep asking?", [article])[0]
+    special = grade_all("Can the health data access body refuse my data permit request?", [article])[0]
+    unpenalised = grade_all(
+        "Can the hospital refuse my request if I keep asking?", [article.model_copy(update={"metadata": {}})]
+    )[0]
+    assert general.confidence < unpenalised.confidence
+    assert special.confidence > general.confidence
