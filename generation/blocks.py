@@ -94,16 +94,21 @@ _EXCEPTION_RE = re.compile(
 
 # the IRDAI standard exclusion codes a wording quotes: Excl01-Excl03 are waiting periods (pre-existing diseases,
 # specified diseases, the first 30 days), from Excl04 on the exclusions proper (Excl18: maternity)
-_EXCLUSION_CODE_RE = re.compile(r"\bExcl\s?0?(\d{1,2})\b", re.I)
+EXCLUSION_CODE_RE = re.compile(r"\bexcl\s*0*(\d{1,2})\b", re.I)
 WAITING_PERIOD_CODES = 3
 
 
 def _polarity_of_code(lead: str) -> str | None:
     """The polarity the quoted clause's standard exclusion code gives it, if it quotes one."""
-    code = _EXCLUSION_CODE_RE.search(lead)
+    code = EXCLUSION_CODE_RE.search(lead)
     if code is None:
         return None
     return "conditional" if int(code.group(1)) <= WAITING_PERIOD_CODES else "not_covered"
+
+
+# The opener a composed answer gives a clause that excludes or refuses only in some cases: its coverage line
+# says "covered with conditions", not "not covered".
+ONLY_SOME = "Only in some cases: "
 
 
 def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]) -> tuple[str, str | None]:
@@ -119,6 +124,8 @@ def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]
             polarity = "not_covered"  # "Out-patient consultations ... are not covered", within a benefit clause
         # "o. Maternity: Code - Excl18" quoted from a clause headed "Waiting Periods" is an exclusion
         polarity = _polarity_of_code(lead) or polarity
+        if polarity == "not_covered" and answer.startswith(ONLY_SOME):
+            polarity = "conditional"  # covered outside the exclusion's exceptions or scope
         if block.document_type == "policy_wording" and COVERAGE_LABELS.get(polarity):
             label = COVERAGE_LABELS[polarity].lower()
             return f"{answer} Coverage: {label} under {block.citation} [Source {citation.source}].", polarity

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.types import Evidence
+from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from language.analysis import QuestionAnalysis, about_ehds, analyse, question_sentence
@@ -130,7 +131,6 @@ _RIGHT_TO_RE = re.compile(
 )
 # an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
 _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admissible)\b", re.I)
-_EXCLUSION_CODE_RE = re.compile(r"\bexcl\s*0*\d+\b", re.I)
 _NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
 _CONDITION_RE = re.compile(
     r"\b(unless|except|provided that|only (if|where|when)|subject to|to the extent|on condition)\b"
@@ -714,14 +714,43 @@ def _without_label(text: str) -> str:
     return rest if reads_as_label(f"{label}.") else text
 
 
+def _sentence_case(text: str) -> str:
+    """The text's first letter lower-cased after an opener, unless its first word is a name ("CareShield",
+    "EHDS", "GDPR")."""
+    first = text.split(" ", 1)[0]
+    return text if any(c.isupper() for c in first[1:]) else f"{text[0].lower()}{text[1:]}"
+
+
+# An exclusion's exceptions ("unless for reconstruction following burns") and the scope it is limited to
+# ("professional participation in hazardous sports"); a threshold ("refractive error of less than 7.5 dioptres")
+# still excludes what people ask about.
+_EXCEPTION_WORD_RE = re.compile(r"\b(unless|except|other than|provided that|only (if|where|when))\b", re.I)
+_SCOPE_WORD_RE = re.compile(r"\b(professional|commercial|for reward|remuneration|competitive|as a career)\b", re.I)
+
+
+def _excludes_only_some(question: str, text: str) -> bool:
+    """The exclusion leaves the asked case covered: the question names what its exception saves ("cosmetic
+    surgery after burns"), or does not say it is in the scope the exclusion is limited to (a holiday dive, not a
+    professional one)."""
+    asked = content_terms(question) - _COVER_QUESTION_WORDS
+    if (exception := _EXCEPTION_WORD_RE.search(text)) and asked & set(words(text[exception.end() :])):
+        return True
+    scope = _SCOPE_WORD_RE.search(text)
+    return scope is not None and scope.group(0).lower() not in question.lower()
+
+
+def _excluding(block: Evidence) -> bool:
+    return block.metadata.get("coverage_type") == "not_covered"
+
+
 def _as_exclusion(text: str, block: Evidence) -> str:
     """'Contraception, sterilisation, ...' from an exclusion clause becomes 'CareShield Rider (Individual)
     excludes Sterility and Infertility (Excl17): contraception, ...': the clause's polarity is in its
     heading, which the quoted text does not carry."""
     benefit = block.metadata.get("benefit_name")
-    if block.metadata.get("coverage_type") != "not_covered" or not benefit or _EXCLUDES_RE.search(text):
+    if not _excluding(block) or not benefit or _EXCLUDES_RE.search(text):
         return text
-    code = _EXCLUSION_CODE_RE.search(block.text.split("\n", 1)[0])
+    code = EXCLUSION_CODE_RE.search(block.text.split("\n", 1)[0])
     named = f"{benefit} ({code.group(0).replace(' ', '')})" if code else str(benefit)
     wording = block.metadata.get("document_citation") or block.document
     first = text if text[:2].isupper() else f"{text[0].lower()}{text[1:]}"
@@ -766,7 +795,7 @@ def yes_no_opener(question: str, text: str) -> str:
         return ""
     negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
     if _CONDITION_RE.search(text):
-        return "Only in some cases: " if negative else "Yes, subject to conditions: "
+        return ONLY_SOME if negative else "Yes, subject to conditions: "
     return "No: " if negative else "Yes: "
 
 
@@ -811,7 +840,11 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no
             about = not subject or subject.named_by(f"{lead_text} {_heading(blocks[lead.block])}")
             opener = yes_no_opener(question, lead_text) if about else ""
-            text = f"{opener}{text[0].lower()}{text[1:]}" if opener and not text[:2].isupper() else f"{opener}{text}"
+            if not opener and analysis.about_cover and lead.cue and _excluding(blocks[lead.block]):
+                # an exclusion naming what was asked: no; only in some cases when it has exceptions or a narrower
+                # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
+                opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
+            text = f"{opener}{_sentence_case(text)}" if opener else text
         budget -= len(text.split())
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
     return " ".join(sentences)

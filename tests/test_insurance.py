@@ -1038,7 +1038,7 @@ def test_the_chat_model_is_not_asked_about_a_benefit_the_wording_lacks(groq_serv
 def test_an_exclusion_that_only_lists_what_it_excludes_is_answered_as_an_exclusion(make_services):
     out = run_graph("Will the individual rider pay for IVF treatment?", make_services(), **OFFLINE)
     lead = out.answer.split(" [Source")[0]
-    assert lead.startswith(f"{INDIVIDUAL} excludes Sterility and Infertility (Excl17): "), out.answer
+    assert lead.startswith(f"No: {INDIVIDUAL} excludes Sterility and Infertility (Excl17): "), out.answer
     assert "in vitro fertilisation" in lead
     assert out.coverage_type == "not_covered" and out.citations[0].citation == f"{INDIVIDUAL} cl. 5.14"
 
@@ -1049,3 +1049,21 @@ def test_asked_whether_something_is_covered_an_exclusion_naming_it_leads(make_se
     )
     assert out.citations and out.citations[0].citation == f"{INDIVIDUAL} cl. 5.12", out.answer
     assert "excludes Refractive Error (Excl15)" in out.answer and out.coverage_type == "not_covered"
+    assert out.answer.startswith("No: ")  # a threshold (less than 7.5 dioptres) still excludes what was asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is cosmetic surgery after burns covered by the group rider?",  # what the exclusion's exception saves
+        "Does the group rider cover scuba diving on holiday?",  # the exclusion is of professional participation
+    ],
+)
+def test_an_exclusion_that_leaves_the_asked_case_covered_answers_only_in_some_cases(make_services, question):
+    out = run_graph(question, make_services(), **OFFLINE)
+    assert out.answer.startswith("Only in some cases: ") and " excludes " in out.answer, out.answer
+    assert out.coverage_type == "conditional"
+    professional = run_graph(
+        "Does the group rider cover scuba diving as a professional diver?", make_services(), **OFFLINE
+    )
+    assert not professional.answer.startswith("Only in some cases: "), professional.answer
