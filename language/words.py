@@ -1,5 +1,9 @@
 """Content words: lower-cased, stemmed (Snowball English), stop words dropped, numbers kept.
 
+`snowballstemmer` runs PyStemmer's C build of the same algorithm when it is installed (a dependency): the same
+stems (tests/test_words.py checks the shipped corpus's vocabulary) about 25 times faster, which matters for
+the words a question's new evidence brings (about 2 ms of an offline answer in pure Python).
+
 The same words feed the sparse vectors, grading's coverage and the answerers' sentence choice, so a
 question and a chunk are always compared word for word in one vocabulary.
 """
