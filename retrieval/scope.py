@@ -65,9 +65,7 @@ class PatientDirectory:
         patients = self.patients(store)
         found = []
         for patient in patients:
-            by_id = _whole_words(patient.patient_id.lower()).search(lowered)
-            by_name = any(pattern.search(lowered) for pattern in _spoken_patterns(patient.name))
-            if by_id or patient.nhs_number in numbers or by_name:
+            if patient.nhs_number in numbers or _naming(patient.patient_id, patient.name).search(lowered):
                 found.append(patient)
         return found or by_family_name(question, patients)
 
@@ -82,16 +80,11 @@ def spoken_names(full_name: str) -> list[str]:
     return [" ".join(tokens), *(" ".join([tokens[0], *tokens[start:]]) for start in range(2, len(tokens)))]
 
 
-# Every question is matched against every patient's id and names: each pattern is built and compiled once, not
-# formatted, escaped and looked up in the re module's cache on every search (more than half of named_in's time).
-@lru_cache(maxsize=16384)
-def _whole_words(phrase: str) -> re.Pattern[str]:
-    return re.compile(rf"\b{re.escape(phrase)}\b")
-
-
-@lru_cache(maxsize=8192)
-def _spoken_patterns(full_name: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(_whole_words(name) for name in spoken_names(full_name))
+@lru_cache(maxsize=16384)  # every question is matched against every patient: each pattern is built once
+def _naming(patient_id: str, full_name: str) -> re.Pattern[str]:
+    """The patient's id or any way of saying the name, as whole words, lower-case: one search per patient."""
+    said = [patient_id.lower(), *spoken_names(full_name)]
+    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in said) + r")\b")
 
 
 # "Mrs Okafor", "Dr. Da Silva", "Okafor's": capitalised words after a title, or before a possessive
