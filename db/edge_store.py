@@ -8,11 +8,13 @@ engine writes into any shard it loads, so readers load a private view of the gen
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, cast
 
 import qdrant_edge as qe
+from cachetools import LRUCache
 
 from db.read_memo import ReadMemo
 from db.reader_view import ReaderView
@@ -38,6 +40,8 @@ from db.store import (
     point_ids,
     split_filters,
 )
+
+SEARCHES_KEPT = 64  # per opened generation: the lists (ids, scores, shared payloads) of its latest searches
 
 
 def _condition(key: str, value: Any) -> Any:
@@ -67,6 +71,9 @@ class EdgeStore(VectorStore):
         # a published generation never changes: what was read of a chunk is kept (none for one being written)
         self._chunks: ReadMemo[StoredChunk] = ReadMemo(memo_chunks)
         self._sentences: ReadMemo[StoredSentences] = ReadMemo(memo_chunks)
+        # and so are its searches: a requery whose expansion adds nothing repeats the first search word for word
+        self._searches: LRUCache[tuple[Any, ...], SearchLists] | None = LRUCache(SEARCHES_KEPT) if memo_chunks else None
+        self._searches_lock = threading.Lock()
 
     @classmethod
     def create(cls, path: Path, dimension: int, vector_memory: Literal["cold", "cached"] = "cold") -> EdgeStore:
@@ -127,6 +134,18 @@ class EdgeStore(VectorStore):
             self._shard.update(qe.UpdateOperation.upsert_points(batch))
 
     def search(self, query: SearchQuery) -> SearchLists:
+        if self._searches is None:
+            return self._search(query)
+        key = query.key()
+        with self._searches_lock:
+            found = self._searches.get(key)
+        if found is None:
+            found = self._search(query)
+            with self._searches_lock:
+                self._searches[key] = found
+        return found
+
+    def _search(self, query: SearchQuery) -> SearchLists:
         flt = edge_filter(query.filters)
         dense = qe.Query.Nearest(query.dense, using=DENSE)
         sparse = qe.Query.Nearest(qe.SparseVector(query.sparse.indices, query.sparse.values), using=SPARSE)

@@ -76,6 +76,13 @@ class SearchQuery:
     payloads: tuple[str, ...] = LISTS  # the lists whose hits carry their payload (the rest: ids and scores)
     lists: tuple[str, ...] = LISTS  # the lists to compute (the referenced one only with reference tokens)
 
+    def key(self) -> tuple[Any, ...]:
+        """Everything the lists depend on, hashable: equal keys find equal lists in one generation."""
+        filters = tuple((name, repr(value)) for name, value in self.filters.items())
+        sparse = (tuple(self.sparse.indices), tuple(self.sparse.values))
+        shape = (self.limit, tuple(self.reference_tokens), self.fusion, self.payloads, self.lists)
+        return (tuple(self.dense), sparse, filters, *shape)
+
     def returned(self, name: str) -> dict[str, Any]:
         """What one list's hits carry (as qdrant-client request fields; the embedded store fills them from its
         memo): the payload where evidence is made from them, and then the dense vector too for the lists a chunk

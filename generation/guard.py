@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core.redaction import REDACTED, SECRET_PATTERNS
 from generation.prompts import BOUNDARY_TAGS, REFUSAL, SYSTEM_PROMPT
@@ -45,6 +46,7 @@ def neutralise(text: str) -> str:
     return _TAG_RE.sub(lambda m: f"({m.group(1)})", text)
 
 
+@lru_cache(maxsize=4096)  # the same evidence sentences are checked for every question they answer
 def is_injection(sentence: str) -> bool:
     """Reads as an instruction aimed at the model rather than as content."""
     return bool(INJECTION_RE.search(sentence))
@@ -57,6 +59,7 @@ _CLAUSE_BREAK_RE = re.compile(r"[.;(]|\s[-–—]\s|,?\s+(?:and|but|so)\s", re.I
 MIN_CLEAN_WORDS = 4
 
 
+@lru_cache(maxsize=4096)
 def before_injection(sentence: str) -> str:
     """The sentence up to the clause that carries an instruction aimed at the model ('' when no whole clause
     comes before it), so that dropping an injected tail never drops the clean fact it was attached to."""

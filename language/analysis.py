@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from language.references import NHS_NUMBER_RE, instrument_named, parse_references
@@ -270,7 +271,9 @@ def across_patients(question: str) -> bool:
     return bool(_ACROSS_PATIENTS_RE.search(question) or _WHO_HAS_RE.search(question))
 
 
+@lru_cache(maxsize=1024)  # retrieve, scope, grade, generate and the composer each read it (about 130 us each time)
 def analyse(question: str) -> QuestionAnalysis:
+    """What a question asks for and names; shared by every caller of the same question, so never changed."""
     answer_type, because = answer_type_of(question)
     patient_ids = sorted({m.lower() for m in _PATIENT_ID_RE.findall(question)})
     nhs_numbers = sorted({"".join(m) for m in NHS_NUMBER_RE.findall(question)})

@@ -78,6 +78,9 @@ _SMALL_WORDS = frozenset("a an and at by for from in of on or per the to under w
 NUMBER_WORDS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty hundred thousand".split()
 )
+# Whether a piece holds a word at all: asked of every word of every statement the composer weighs, so compiled once
+# rather than looked up in the re module's cache per word.
+_WORD_CHAR_RE = re.compile(r"\w")
 MAX_LABEL_WORDS = 2  # "Limits.", "The regulator."
 MAX_LEAD_IN_WORDS = 4  # "Details:", "Limits and conditions:"
 MAX_HEADING_WORDS = 12
@@ -104,7 +107,7 @@ def sentences(answer: str) -> list[str]:
             out.append(line[start : stop.end()].strip())
             start = stop.end()
         out.append(line[start:].strip())
-    return [s for s in out if re.search(r"\w", s)]
+    return [s for s in out if _WORD_CHAR_RE.search(s)]
 
 
 def _verb_in(words: list[str]) -> bool:
@@ -135,14 +138,14 @@ def _is_label(sentence: str, words: list[str]) -> bool:
 
 def reads_as_label(sentence: str) -> bool:
     """A sentence that only labels what follows ("Timeline.", "Primary use.", "Details:")."""
-    return _is_label(sentence, [w for w in sentence.split() if re.search(r"\w", w)])
+    return _is_label(sentence, [w for w in sentence.split() if _WORD_CHAR_RE.search(w)])
 
 
 def _is_heading(sentence: str) -> bool:
     """A label, or a heading without a final stop: one that opens with a short label and a spaced dash
     ("Article 9(1) - Processing of ...", "Caldicott Principle 7 - The duty to share ..."), or a short Title
     Case line ("Room Rent and ICU Charges", "Road Ambulance Cover (Clause 3.6): Rs. 3,000 per hospitalisation")."""
-    words = [w for w in sentence.split() if re.search(r"\w", w)]
+    words = [w for w in sentence.split() if _WORD_CHAR_RE.search(w)]
     if _is_label(sentence, words):
         return True
     if _TERMINATED_RE.search(sentence) or sentence.endswith((";", ":")):

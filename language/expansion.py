@@ -356,8 +356,11 @@ def expansion_terms(question: str) -> list[str]:
 def bridges(question: str) -> tuple[tuple[str, str], ...]:
     """The plain words the question uses for each row and the legal terms they stand for: ("correct wrong",
     "rectification inaccurate personal data"). A text that uses the legal terms covers those words."""
-    found = ((" ".join(m.group(0) for m in pattern.finditer(question)), terms) for pattern, terms in _COMPILED)
-    return tuple((phrase, terms) for phrase, terms in found if phrase)
+    found = []
+    for pattern, terms in _COMPILED:  # most rows match nothing: one scan each, the phrase only built for a match
+        if pattern.search(question) and (phrase := " ".join(m.group(0) for m in pattern.finditer(question))):
+            found.append((phrase, terms))
+    return tuple(found)
 
 
 def expand(question: str) -> str:

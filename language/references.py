@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 INSTRUMENTS = {
     "gdpr": "gdpr",
@@ -85,6 +86,11 @@ def _instrument_in(text: str) -> str | None:
 
 def parse_references(text: str) -> list[Reference]:
     """All references named in free text (a question or a citation), in order, without duplicates."""
+    return list(_parse_references(text))
+
+
+@lru_cache(maxsize=8192)  # analysis, search, grading and the composer read the same texts' references again and again
+def _parse_references(text: str) -> tuple[Reference, ...]:
     instrument = _instrument_in(text)
     found: list[Reference] = []
     spans: list[tuple[int, int]] = []
@@ -115,7 +121,7 @@ def parse_references(text: str) -> list[Reference]:
     for ref in found:
         if ref not in unique:
             unique.append(ref)
-    return unique
+    return tuple(unique)
 
 
 NHS_NUMBER_RE = re.compile(r"(?<!\d)(\d{3})[ -]?(\d{3})[ -]?(\d{4})(?!\d)")
@@ -180,7 +186,12 @@ def provision_tokens(text: str, default_instrument: str | None = None) -> list[s
 
 def question_tokens(question: str) -> list[str]:
     """Tokens for the references and identifiers a question names: only the most specific form of each."""
+    return list(_question_tokens(question))
+
+
+@lru_cache(maxsize=4096)  # search, the sparse query and grading ask for a question's tokens about 9 times an answer
+def _question_tokens(question: str) -> tuple[str, ...]:
     tokens: list[str] = []
-    for ref in parse_references(question):
+    for ref in _parse_references(question):
         tokens.extend(t for t in ref.tokens(ancestors=False) if t not in tokens)
-    return tokens + [t for t in identifier_tokens(question) if t not in tokens]
+    return (*tokens, *(t for t in identifier_tokens(question) if t not in tokens))

@@ -104,10 +104,16 @@ class Embedder:
         self._count(len(texts))
         return _normalise(np.asarray(vectors, dtype=np.float32))
 
-    def embed_query(self, text: str) -> np.ndarray:
+    def recent_query(self, text: str) -> np.ndarray | None:
+        """The vector of a text lately embedded as a query, if kept: each text runs alone, so it is bit for bit
+        the vector `embed_documents` would compute for it (a question without expansion is searched and then
+        scored against sentences as the same text)."""
         with self._recent_lock:
-            if (known := self._recent.get(text)) is not None:
-                return known
+            return self._recent.get(text)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if (known := self.recent_query(text)) is not None:
+            return known
         with self._session() as model:
             vector = next(iter(model.query_embed(text)))
         self._count(1)

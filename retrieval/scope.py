@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from db.store import VectorStore
@@ -64,9 +65,7 @@ class PatientDirectory:
         patients = self.patients(store)
         found = []
         for patient in patients:
-            by_id = re.search(rf"\b{re.escape(patient.patient_id.lower())}\b", lowered)
-            by_name = any(re.search(rf"\b{re.escape(name)}\b", lowered) for name in spoken_names(patient.name))
-            if by_id or patient.nhs_number in numbers or by_name:
+            if patient.nhs_number in numbers or _naming(patient.patient_id, patient.name).search(lowered):
                 found.append(patient)
         return found or by_family_name(question, patients)
 
@@ -79,6 +78,13 @@ def spoken_names(full_name: str) -> list[str]:
     if len(tokens) < 2:
         return tokens
     return [" ".join(tokens), *(" ".join([tokens[0], *tokens[start:]]) for start in range(2, len(tokens)))]
+
+
+@lru_cache(maxsize=16384)  # every question is matched against every patient: each pattern is built once
+def _naming(patient_id: str, full_name: str) -> re.Pattern[str]:
+    """The patient's id or any way of saying the name, as whole words, lower-case: one search per patient."""
+    said = [patient_id.lower(), *spoken_names(full_name)]
+    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in said) + r")\b")
 
 
 # "Mrs Okafor", "Dr. Da Silva", "Okafor's": capitalised words after a title, or before a possessive

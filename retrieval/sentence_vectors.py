@@ -58,6 +58,9 @@ class SentenceVectors:
             known = {t: self._vectors[t] for t in texts if t in self._vectors}
             for text in known:
                 self._vectors.move_to_end(text)  # recently used texts stay
+        for text in texts:
+            if text not in known and (vector := self.embedder.recent_query(text)) is not None:
+                known[text] = vector  # the question, when retrieval searched it without expansion
         missing = list(dict.fromkeys(t for t in texts if t not in known))
         if missing:
             computed = dict(zip(missing, self.embedder.embed_documents(missing)))

@@ -107,3 +107,26 @@ def test_a_newly_published_generation_is_never_answered_from_the_old_memo(tmp_pa
     finally:
         reader.close()
         backend.close()
+
+
+def test_a_search_repeated_word_for_word_is_answered_from_the_memo(tmp_path, monkeypatch):
+    backend = EdgeBackend(tmp_path / "index", memo_chunks=100)
+    publish(backend, 1)
+    reader = IndexReader(backend)
+    try:
+        store = reader.store()
+        engine = store._search  # type: ignore[attr-defined]
+        asked: list[SearchQuery] = []
+
+        def counted(query: SearchQuery):
+            asked.append(query)
+            return engine(query)
+
+        monkeypatch.setattr(store, "_search", counted)
+        first = search(reader)
+        assert search(reader) is first and len(asked) == 1
+        other = SearchQuery(dense=unit(0), sparse=encode_query("breach notification"), limit=2, payloads=("fused",))
+        assert len(store.search(other).fused) == 2 and len(asked) == 2  # another limit is another search
+    finally:
+        reader.close()
+        backend.close()

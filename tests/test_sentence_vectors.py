@@ -96,6 +96,17 @@ def test_scoring_stored_sentences_embeds_only_the_question(shipped, embedder):
     assert embedder.calls == before  # the question too is embedded once
 
 
+def test_a_question_searched_as_it_is_is_not_embedded_again_for_scoring(shipped, embedder):
+    """Retrieval embeds a question without expansion terms as the very text refine and the composer score
+    sentences against: its query vector is reused (bit-identical, see the first test)."""
+    question = "May a clinic keep a patient's records after she moves to another practice?"
+    vectors = SentenceVectors(embedder, shipped.reader)
+    searched = embedder.embed_query(question)
+    before = embedder.calls
+    assert np.array_equal(vectors.embed([question])[0], searched)
+    assert embedder.calls == before
+
+
 def test_strips_and_the_offline_answer_are_unchanged(shipped, embedder):
     """Refine and the composer give what embedding everything at query time gives; the composer's statements
     (a lead-in with its points, a paragraph number dropped) come from the index too: only the question is
