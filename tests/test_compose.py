@@ -461,26 +461,27 @@ def test_a_benefit_the_clauses_never_name_is_not_answered_by_a_clause_that_share
     assert compose(question, [copay], None) == REFUSAL  # "no" and "don't" are not what is asked about
 
 
-def test_a_commentary_restating_a_provision_the_evidence_holds_yields_to_the_provision():
-    restating = block(
+HACK_QUESTION = "How long does a clinic have to tell the regulator about a hack or leak?"
+
+
+def restating_art_33_1() -> Evidence:
+    """A commentary saying in plain words what GDPR Art. 33(1) says."""
+    return block(
         "GDPR Art. 33(1) says that a clinic must tell the regulator (the supervisory authority) about a hack or leak "
         "(a personal data breach) within 72 hours.",
         "Commentary: breach notification timeline",
         authority="commentary",
     )
-    question = "How long does a clinic have to tell the regulator about a hack or leak?"
+
+
+def test_a_commentary_restating_a_provision_the_evidence_holds_yields_to_the_provision():
+    restating, question = restating_art_33_1(), HACK_QUESTION
     article = block(ART_33_1, "GDPR Art. 33(1)")
     assert compose(question, [restating, article], None).split("]")[0].endswith("[Source 2")  # the article
 
 
 def test_a_commentary_restating_a_provision_the_evidence_lacks_is_not_displaced_by_another_provision():
-    restating = block(
-        "GDPR Art. 33(1) says that a clinic must tell the regulator (the supervisory authority) about a hack or leak "
-        "(a personal data breach) within 72 hours.",
-        "Commentary: breach notification timeline",
-        authority="commentary",
-    )
-    question = "How long does a clinic have to tell the regulator about a hack or leak?"
+    restating, question = restating_art_33_1(), HACK_QUESTION
     other = block(  # another provision on another period, as well supported but graded lower: it would lead
         "2. A clinic must tell the regulator (the supervisory authority) about a hack or leak (a personal data breach) "
         "in the cases of paragraph 1, and keep the record for at least three years.",

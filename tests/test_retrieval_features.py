@@ -393,14 +393,13 @@ def test_a_family_name_several_patients_share_is_asked_back_and_no_record_is_sea
     assert record.answer == f"{record.status_detail}."  # the answer itself asks which patient is meant
 
 
+def chunk(text: str, citation: str, **extra: object) -> Evidence:
+    """A retrieved chunk made by hand, for grading alone."""
+    return Evidence(chunk_id=citation, doc_id=citation, text=text, citation=citation, document=citation, **extra)
+
+
 def test_a_number_the_question_names_is_matched_in_what_a_clause_says_not_in_its_clause_number():
-    clause = Evidence(
-        chunk_id="c",
-        doc_id="d",
-        text="6.1 Co-payment\nNo Co-payment shall apply to any claim under this Group Policy.",
-        citation="Rider cl. 6.1",
-        document="Rider",
-    )
+    clause = chunk("6.1 Co-payment\nNo Co-payment shall apply to any claim under this Group Policy.", "Rider cl. 6.1")
     question = "My claim was turned down 6 months after I joined. Can they do that?"
     assert grade_all(question, [clause])[0].features["numbers"] == 0.0
     stated = clause.model_copy(update={"text": "6.1 Waiting\nTreatment is covered after 6 months of cover."})
@@ -408,12 +407,9 @@ def test_a_number_the_question_names_is_matched_in_what_a_clause_says_not_in_its
 
 
 def test_an_ehds_chunk_yields_to_the_general_law_for_a_question_about_patient_data_in_general():
-    article = Evidence(
-        chunk_id="e",
-        doc_id="ehds_art_068",
-        text="The health data access body may refuse a request that is manifestly unfounded.",
-        citation="EHDS Art. 68(9)",
-        document="EHDS",
+    article = chunk(
+        "The health data access body may refuse a request that is manifestly unfounded.",
+        "EHDS Art. 68(9)",
         metadata={"instrument": "EHDS"},
     )
     general = grade_all("Can the hospital refuse my request if I keep asking?", [article])[0]
