@@ -161,9 +161,9 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         features["title"] = 1.0
     if numbers := asked.numbers:  # in what the chunk says, not in its clause numbers ("6. Co-payment" is no 6)
         said = _CLAUSE_NUMBER_RE.sub(" ", evidence.text)
-        features["numbers"] = sum(
-            1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?!\d|\.\d)", said)
-        ) / len(numbers)
+        features["numbers"] = sum(1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?!\d|\.\d)", said)) / len(
+            numbers
+        )
     total_weight = sum(WEIGHTS[name] for name in features) or 1.0
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
     if features.get("reference") == 1.0:
