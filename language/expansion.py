@@ -249,6 +249,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bwhen (can|will|could) (i|we|he|she|they) (get|have|claim)\b|\bhow soon (can|will)\b",
         "waiting period continuous coverage",
     ),
+    # a condition someone had, or treatment planned, before the cover began: a pre-existing disease
+    (
+        r"\b(before|prior to) (i |we )?(joined|joining|enrolled|enrolling|signed up|bought|buying|took out|taking out"
+        r"|the (policy|cover|rider) (started|began))\b",
+        "pre-existing disease waiting period",
+    ),
     (r"\b(excluded|not covered|exclusion)\b", "exclusions shall not be liable"),
     (r"\bivf\b|\b(conceive|fertility treatment)\b", "in vitro fertilisation assisted reproduction infertility"),
     (r"\b(for a living|professionally|as (a|my|his|her) job|paid to)\b", "professional"),
