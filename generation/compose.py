@@ -753,8 +753,7 @@ def _as_exclusion(text: str, block: Evidence) -> str:
     code = EXCLUSION_CODE_RE.search(block.text.split("\n", 1)[0])
     named = f"{benefit} ({code.group(0).replace(' ', '')})" if code else str(benefit)
     wording = block.metadata.get("document_citation") or block.document
-    first = text if text[:2].isupper() else f"{text[0].lower()}{text[1:]}"
-    return f"{wording} excludes {named}: {first}"
+    return f"{wording} excludes {named}: {_sentence_case(text)}"
 
 
 def _join_points(points: tuple[str, ...]) -> str:
@@ -811,11 +810,14 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
     fact_wanted = analysis.answer_type in NOT_DEFINITIONS
     # a question naming a provision the evidence holds is answered from that provision
-    named = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
-    leads = named if lead_option(named, blocks, asked, subject, fact_wanted) else candidates
-    first = lead = lead_option(leads, blocks, asked, subject, fact_wanted)
+    leads = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
+    first = lead_option(leads, blocks, asked, subject, fact_wanted)
+    if first is None:
+        leads = candidates
+        first = lead_option(leads, blocks, asked, subject, fact_wanted)
     if first is None:
         return REFUSAL
+    lead: Option | None = first
     antecedent = None
     remaining = leads
     while lead is not None and needs_antecedent(lead.statement.text):

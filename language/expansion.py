@@ -249,12 +249,6 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bwhen (can|will|could) (i|we|he|she|they) (get|have|claim)\b|\bhow soon (can|will)\b",
         "waiting period continuous coverage",
     ),
-    # a condition someone had, or treatment planned, before the cover began: a pre-existing disease
-    (
-        r"\b(before|prior to) (i |we )?(joined|joining|enrolled|enrolling|signed up|bought|buying|took out|taking out"
-        r"|the (policy|cover|rider) (started|began))\b",
-        "pre-existing disease waiting period",
-    ),
     (r"\b(excluded|not covered|exclusion)\b", "exclusions shall not be liable"),
     (r"\bivf\b|\b(conceive|fertility treatment)\b", "in vitro fertilisation assisted reproduction infertility"),
     (r"\b(for a living|professionally|as (a|my|his|her) job|paid to)\b", "professional"),
@@ -262,7 +256,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(complain\w*|unhappy|not happy|dissatisfied)\b", "grievance redressal complaint ombudsman"),
     (r"\b(laser eye|lasik|glasses|spectacles|contact lenses|short-?sighted|long-?sighted)\b", "refractive error"),
     (r"\b(knee|hip|shoulder|elbow|ankle) replacements?\b", "joint replacement"),
-    (r"\b(before (i|they|he|she) joined|diagnosed before|existing condition)\b", "pre-existing disease"),
+    # a condition someone had, or treatment planned, before the cover began
+    (
+        r"\b(before|prior to) (i |we |they |he |she )?(joined|joining|enrolled|enrolling|signed up|bought|buying"
+        r"|took out|taking out|the (policy|cover|rider) (started|began))\b|\bdiagnosed before\b|\bexisting condition\b",
+        "pre-existing disease",
+    ),
     (r"\b(having a baby|give birth|giving birth|childbirth|pregnan\w*)\b", "maternity delivery"),
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
     (

@@ -38,6 +38,12 @@ def named_numbers(question: str) -> set[str]:
     return set(_NUMBER_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)))
 
 
+def states_number(number: str, text: str) -> bool:
+    """The text states the number itself, not as part of a longer one or of a clause number ("6" is not in
+    "16" nor in "6.1")."""
+    return bool(re.search(rf"(?<![\d.]){re.escape(number)}(?!\d|\.\d)", text))
+
+
 # Two or more capitalised words, "of"/"and"/"for" between them allowed: one name ("Mental Health Act",
 # "Freedom of Information"); a text mentions it only by the whole name, its initials or its instrument.
 _TITLED_RE = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+(?: (?:of |and |for |the )?[A-Z][a-z]+)+\b")

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -12,7 +11,7 @@ import numpy as np
 
 from core.types import Evidence
 from language.expansion import expansion_terms
-from language.question import content_terms, named_numbers
+from language.question import content_terms, named_numbers, states_number
 from language.sentences import is_heading
 from language.words import words
 
@@ -80,7 +79,7 @@ def score_sentences(
             score = float(sim) if coverage is None else 0.5 * coverage + 0.5 * float(sim)
         if index in referenced:
             score = min(1.0, score + REFERENCE_BONUS)
-        if numbers and any(re.search(rf"(?<![\d.]){re.escape(n)}(?!\d|\.\d)", sentence) for n in numbers):
+        if numbers and any(states_number(n, sentence) for n in numbers):
             score = min(1.0, score + 0.2)
         scored.append(ScoredSentence(index, sentence, round(score, 4), terms))
     return scored

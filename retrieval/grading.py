@@ -27,15 +27,15 @@ from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
 from language.analysis import about_ehds, is_medical_advice
 from language.expansion import bridges
-from language.question import content_terms, mentions, named_numbers, salient_names
+from language.question import content_terms, mentions, named_numbers, salient_names, states_number
 from language.references import instrument_named, question_tokens
 from language.titles import titled
 from language.words import words
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15, "title": 0.15}
 DENSE_RANGE = (0.15, 0.65)
-_CLAUSE_NUMBER_RE = re.compile(r"(?m)^\s*\d+(?:\.\d+)*\.?(?=\s)")  # "6.1 Co-payment", "3. As a minimum"
 RERANK_RANGE = (0.20, 0.75)
+_CLAUSE_NUMBER_RE = re.compile(r"(?m)^\s*\d+(?:\.\d+)*\.?(?=\s)")  # "6.1 Co-payment", "3. As a minimum"
 MISSING_NAME_PENALTY = 0.6
 # Names that set the scene rather than name another regime: never penalised when a chunk omits them (nor is
 # any name the jargon table bridges: EPR, DSPT are domain vocabulary, often only the scene).
@@ -161,9 +161,7 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         features["title"] = 1.0
     if numbers := asked.numbers:  # in what the chunk says, not in its clause numbers ("6. Co-payment" is no 6)
         said = _CLAUSE_NUMBER_RE.sub(" ", evidence.text)
-        features["numbers"] = sum(1 for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?!\d|\.\d)", said)) / len(
-            numbers
-        )
+        features["numbers"] = sum(1 for n in numbers if states_number(n, said)) / len(numbers)
     total_weight = sum(WEIGHTS[name] for name in features) or 1.0
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
     if features.get("reference") == 1.0:
