@@ -315,7 +315,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),
     (
         r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b"
-        r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b",
+        r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b"
+        r"|\b(records?|notes|data|file|copy)\b.{0,30}\b(unless|until|if) (i|we|they) pay\b",
         "free of charge reasonable fee",
     ),
     # "add those readings to my record", "put my own notes into my electronic health record"
