@@ -68,7 +68,7 @@ def salient_names(question: str) -> list[str]:
 
 def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
     """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to."""
-    if name.lower() in haystack:
+    if re.search(rf"\b{re.escape(name.lower())}s?\b", haystack):  # a word, not part of one ("US" is not in "status")
         return True
     if " " in name:  # a titled name: by its initials ("EHDS") or as the instrument the text belongs to
         initials = "".join(w[0] for w in name.split() if w[0].isupper()).lower()

@@ -50,9 +50,15 @@ CONTEXT_NAMES = frozenset(
 )
 # Regimes and jurisdictions outside the corpus: a question about them is out of scope unless a chunk names them.
 FOREIGN_REGIME_RE = re.compile(
-    r"\b(hipaa|hitech|ccpa|cpra|pipeda|phipa|lgpd|appi|popia|pdpa|ferpa|glba|coppa|oaic|cfr|ftc|hhs|"
-    r"united states|u\.s\.|usa|america|american|california|californian|texas|new york|canada|canadian|ontario|"
-    r"australia|australian|new zealand|brazil|brazilian|japan|japanese|china|chinese|singapore|south africa)\b",
+    r"\b(hipaa|hitech|ccpa|cpra|pipeda|phipa|lgpd|appi|popia|pdpa|ferpa|glba|coppa|oaic|cfr|ftc|hhs)\b", re.I
+)
+# Places outside the corpus's jurisdictions: the regime asked about, unless the question names an indexed
+# instrument ("I run a US telehealth service ... does the GDPR apply to us?": the GDPR is asked about, the US
+# is where the asker is).
+FOREIGN_PLACE_RE = re.compile(
+    r"\b(?:(?-i:US)|united states|u\.s\.|usa|america|american|california|californian|texas|new york|canada|"
+    r"canadian|ontario|australia|australian|new zealand|brazil|brazilian|japan|japanese|china|chinese|singapore|"
+    r"south africa)\b",
     re.I,
 )
 FOREIGN_REGIME_CAP = 0.3
@@ -111,6 +117,11 @@ class Asked:
     def of(cls, question: str) -> Asked:
         names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
         foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question)]
+        instrument = instrument_named(question)
+        places = [m.group(0) for m in FOREIGN_PLACE_RE.finditer(question)]
+        if not instrument:
+            foreign += places
+        names = [n for n in names if n not in places]
         bridges_ = tuple(
             Bridge(
                 frozenset(words(phrase)),
@@ -126,7 +137,7 @@ class Asked:
             named_numbers(question),
             [n for n in names if n not in known],
             foreign,
-            instrument_named(question),
+            instrument,
             bridges_,
             not about_ehds(question),
         )

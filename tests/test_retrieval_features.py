@@ -15,7 +15,7 @@ from core.settings import Settings
 from core.types import Evidence
 from ingest.sidecar import sha256_bytes
 from language.expansion import expansion_terms
-from language.question import salient_names
+from language.question import mentions, salient_names
 from language.titles import names, passage_title, title_of
 from language.words import words
 from nodes.grade import grade
@@ -143,6 +143,23 @@ def test_a_country_data_are_sent_to_is_a_third_country_and_not_another_regime(sh
     assert transfer.missing_names == [] and transfer.confidence > FOREIGN_REGIME_CAP
     regime = grade_all("What are the health privacy rules in the United States?", [article])[0]
     assert regime.confidence <= FOREIGN_REGIME_CAP and "United States" in regime.missing_names
+
+
+def test_where_the_asker_is_sets_the_scene_when_the_question_names_the_law_it_asks_about(shipped):
+    question = "I run a US telehealth service with patients in Germany. Does the GDPR apply to us?"
+    found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
+    article = next(e for e in found if e.citation == "GDPR Art. 3(2)")  # "not established in the Union"
+    scope = grade_all(question, [article])[0]
+    assert scope.missing_names == [] and scope.confidence > FOREIGN_REGIME_CAP
+    # without a law of the corpus named, the same place is the regime asked about
+    regime = grade_all("What do US rules say about telehealth consultations?", [article])[0]
+    assert regime.confidence <= FOREIGN_REGIME_CAP and "US" in regime.missing_names
+
+
+def test_a_name_is_matched_as_a_word_and_not_inside_another_word():
+    text = "the status of the data subject and the use of EPRs"
+    assert not mentions("US", text.lower(), set(words(text)))  # not in "status" nor in "use"
+    assert mentions("EPR", text.lower(), set(words(text)))  # its plural is the name
 
 
 def test_a_hyphenated_word_matches_its_closed_form_as_users_write_it():
