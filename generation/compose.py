@@ -627,6 +627,29 @@ def procedure_steps(lead: Option, candidates: list[Option], blocks: list[Evidenc
     return steps if len(steps) > 1 else []
 
 
+# A lead-in whose points together make one whole ("It shall include at least: (a) ...; (b) ...; (c) ...", or
+# "...; and (c) ...") is quoted with all of them: one point alone is the list cut short. Points that are
+# alternatives ("one of the following applies: ...; or") are answered by the point that fits.
+_ALL_POINTS_RE = re.compile(r"\b(at least|includes?|contains?|comprises?|consists? of)\b[^.;]*:\s*$", re.I)
+_LAST_BUT_ONE_RE = re.compile(r"\b(and|or)\W*$", re.I)
+WHOLE_LIST_MAX_WORDS = 80  # longer lists keep the point that answers
+
+
+def _whole_list(lead: Option, candidates: list[Option], analysis: QuestionAnalysis) -> Option:
+    """The lead-in with every point instead of one of its points, when the points make one whole."""
+    point = lead.statement
+    if not point.marker or not point.lead_in or any("(" in p for p in analysis.provisions):
+        return lead
+    whole = next(
+        (o for o in candidates if o.block == lead.block and o.statement.points and o.statement.text == point.lead_in),
+        None,
+    )
+    if whole is None or len(whole.statement.whole.split()) > WHOLE_LIST_MAX_WORDS:
+        return lead
+    joins = {m.group(1).lower() for p in whole.statement.points[:-1] if (m := _LAST_BUT_ONE_RE.search(p))}
+    return whole if "or" not in joins and ("and" in joins or _ALL_POINTS_RE.search(point.lead_in)) else lead
+
+
 def _antecedent(lead: Option, candidates: list[Option]) -> Option | None:
     """The statement just before a lead that points back at it ("The Insured may opt for Optional
     Co-payment ..." before "In such cases, each admissible claim ..."), when it is quotable."""
@@ -826,7 +849,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             break
         remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it
         lead = lead_option(remaining, blocks, asked, subject, fact_wanted)
-    lead = lead or first  # nothing else answers: the statement stands as the source has it
+    lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
+    if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."
+        antecedent = _antecedent(lead, candidates)
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
     listed = pointed_list(lead, candidates, blocks)
     rest = [o for o in following(lead, candidates, blocks, subject) if o is not antecedent and o is not listed]

@@ -308,7 +308,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "medical diagnosis provision of health or social care or treatment",
     ),
     (
-        r"\bwho (has |have |had )?(looked|accessed|seen|viewed|opened)\b|\baccess (logs?|history)\b",
+        r"\bwho('s| has| have| had)?( been)? (looked|looking|accessed|accessing|seen|viewed|viewing|opened|opening)\b"
+        r"|\baccess (logs?|history)\b",
         "information on the healthcare providers and health professionals that have accessed their data",
     ),
     (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),

@@ -607,3 +607,30 @@ def test_the_coverage_line_follows_the_standard_exclusion_code_of_the_quoted_cla
     pre_existing = "Pre-Existing Diseases: Code- Excl01 excluded until the expiry of 36 months [Source 1]."
     assert coverage_line(pre_existing, cited, [waiting])[1] == "conditional"  # Excl01-03 are waiting periods
     assert coverage_line("Maternity expenses are paid after 2 years [Source 1].", cited, [waiting])[1] == "conditional"
+
+
+EHDS_9_2 = (
+    "2. The information referred to in paragraph 1 shall be given through electronic health data access services, "
+    "free of charge and without delay. It shall include at least:\n"
+    "(a) information on the healthcare provider or other individuals who accessed the personal electronic "
+    "health data;\n"
+    "(b) the date and time of access;\n"
+    "(c) which personal electronic health data were accessed."
+)
+GDPR_9_2 = (
+    "2. Paragraph 1 shall not apply if one of the following applies:\n"
+    "(a) the data subject has given explicit consent to the processing;\n"
+    "(b) processing is necessary to protect the vital interests of the data subject; or\n"
+    "(c) processing is necessary for the purposes of preventive or occupational medicine."
+)
+
+
+def test_points_that_make_one_whole_are_quoted_together_and_alternatives_one_by_one():
+    asked = "Can I find out which doctors looked at my record? Would it tell me the time?"
+    answer = compose(asked, [block(EHDS_9_2, "EHDS Art. 9(2)")], None)
+    # the point that matched best came with the two others its lead-in includes, and with what "It" stands for
+    assert all(item in answer for item in ("healthcare provider", "the date and time of access", "which personal"))
+    assert answer.startswith("The information referred to") and fragments(answer) == []
+    # alternatives ("one of the following applies ...; or"): the point that fits answers alone
+    alternative = compose("Can a hospital rely on explicit consent?", [block(GDPR_9_2, "GDPR Art. 9(2)")], None)
+    assert "explicit consent" in alternative and "vital interests" not in alternative
