@@ -78,3 +78,42 @@ def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
         if set(words(phrase)) & haystack_terms:
             return True
     return False
+
+
+# A one-word name the question puts in the place of a law or a rule-maker ("under PIPL", "does NICE guidance say",
+# "does HIPAA apply") names a regime, and after "which" it is what is asked for ("which LOINC codes"); elsewhere
+# it is part of the scene ("a lab DNA test", "registered in Dublin").
+_BEFORE_REGIME = (
+    r"\b(?:(?:under|according to|as required by|in line with|compliant with|comply with)\s+(?:the\s+)?"
+    r"|(?:which|what)\s+)"  # "which LOINC codes": what the question asks for
+)
+_AFTER_REGIME = (
+    r"(?:'s)?\s+(?:says?|requires?|apply|applies|allows?|permits?|guidance|rules?|regulations?|law|act|code|"
+    r"scheme|framework|standards?|regime)\b"
+)
+
+
+def names_a_regime(question: str, name: str) -> bool:
+    """Whether a one-word name stands where a law, a regulator or its guidance would, or is what is asked for."""
+    escaped = re.escape(name)
+    return bool(re.search(rf"{_BEFORE_REGIME}{escaped}\b|\b{escaped}{_AFTER_REGIME}", question, re.I))
+
+
+# "the EU AI Act", "the Access to Health Records Act 1990", "the Data (Use and Access) Act 2025": an enactment
+_ENACTMENT_RE = re.compile(
+    r"(?:(?:[A-Z][\w-]*|\([A-Z][\w ]*\)|of|to|and|for|the|on)\s+){1,7}(?:Act|Directive|Ordinance|Bill|Statute)\b"
+)
+_NOT_IN_A_NAME = frozenset("under does do did what is are was the of to and for on according how can which who".split())
+
+
+def enactments_named(question: str) -> list[str]:
+    """The Acts and Directives the question names, as it writes them (from the first word of the name)."""
+    found = []
+    for match in _ENACTMENT_RE.finditer(question):
+        tokens = match.group(0).split()
+        while tokens and tokens[0].lower() in _NOT_IN_A_NAME:
+            tokens.pop(0)
+        name = " ".join(tokens)
+        if len(tokens) > 1 and not instrument_named(name):
+            found.append(name)
+    return found

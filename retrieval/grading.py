@@ -27,7 +27,15 @@ from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
 from language.analysis import about_ehds, is_medical_advice
 from language.expansion import bridges
-from language.question import content_terms, mentions, named_numbers, salient_names, states_number
+from language.question import (
+    content_terms,
+    enactments_named,
+    mentions,
+    named_numbers,
+    names_a_regime,
+    salient_names,
+    states_number,
+)
 from language.references import instrument_named, question_tokens
 from language.titles import titled
 from language.words import words
@@ -37,6 +45,9 @@ DENSE_RANGE = (0.15, 0.65)
 RERANK_RANGE = (0.20, 0.75)
 _CLAUSE_NUMBER_RE = re.compile(r"(?m)^\s*\d+(?:\.\d+)*\.?(?=\s)")  # "6.1 Co-payment", "3. As a minimum"
 MISSING_NAME_PENALTY = 0.6
+# A one-word name that sets the scene ("a lab DNA test", "registered in Dublin") rather than names a regime, a
+# person or a thing of several words: a chunk that mentions it is still likelier to be about the question
+SCENE_NAME_PENALTY = 0.25
 # Names that set the scene rather than name another regime: never penalised when a chunk omits them (nor is
 # any name the jargon table bridges: EPR, DSPT are domain vocabulary, often only the scene).
 CONTEXT_NAMES = frozenset(
@@ -61,6 +72,7 @@ FOREIGN_PLACE_RE = re.compile(
     r"south africa)\b",
     re.I,
 )
+_PERSON_RE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+\|$")  # "Mrs Okafor": a person, named as asked
 FOREIGN_REGIME_CAP = 0.3
 UNKNOWN_REFERENCE_CAP = 0.3
 OTHER_INSTRUMENT_PENALTY = 0.4  # the question names one instrument; the chunk belongs to another
@@ -112,6 +124,7 @@ class Asked:
     instrument: str | None
     bridges: tuple[Bridge, ...]
     general: bool = False  # about patient data in general: nothing in it is what only the EHDS governs
+    scene: frozenset[str] = frozenset()  # the names that set the scene (penalised less when a chunk omits them)
 
     @classmethod
     def of(cls, question: str) -> Asked:
@@ -121,7 +134,18 @@ class Asked:
         places = [m.group(0) for m in FOREIGN_PLACE_RE.finditer(question)]
         if not instrument:
             foreign += places
-        names = [n for n in names if n not in places]
+        enactments = enactments_named(question)  # an Act no chunk mentions is outside the corpus, like a regime
+        foreign += enactments
+        # a one-word name is a scene ("a lab DNA test", "registered in Dublin") unless it stands for a regime or
+        # a person; a name of several words (the Mental Health Act, Freedom of Information) is asked about
+        names = [n for n in names if n not in places and not any(n in enactment for enactment in enactments)]
+        scene = frozenset(
+            n
+            for n in names
+            if " " not in n
+            and not names_a_regime(question, n)
+            and not _PERSON_RE.search(f"{question[: question.find(n)]}|")
+        )
         bridges_ = tuple(
             Bridge(
                 frozenset(words(phrase)),
@@ -140,6 +164,7 @@ class Asked:
             instrument,
             bridges_,
             not about_ehds(question),
+            scene,
         )
 
     def bridged(self, haystack_terms: set[str]) -> list[Bridge]:
@@ -180,7 +205,8 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     names = asked.names
     missing = [n for n in names if not mentions(n, lowered, haystack_terms)]
     if names and missing:
-        confidence *= 1 - MISSING_NAME_PENALTY * len(missing) / len(names)
+        penalty = sum(SCENE_NAME_PENALTY if n in asked.scene else MISSING_NAME_PENALTY for n in missing)
+        confidence *= 1 - penalty / len(names)
     named, own = asked.instrument, str(evidence.metadata.get("instrument") or "").lower()
     if named and own and named != own:  # the question is about GDPR; this chunk is the EHDS (or the reverse)
         confidence *= 1 - OTHER_INSTRUMENT_PENALTY

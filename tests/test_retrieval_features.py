@@ -15,7 +15,7 @@ from core.settings import Settings
 from core.types import Evidence
 from ingest.sidecar import sha256_bytes
 from language.expansion import expansion_terms
-from language.question import mentions, salient_names
+from language.question import enactments_named, mentions, names_a_regime, salient_names
 from language.titles import names, passage_title, title_of
 from language.words import words
 from nodes.grade import grade
@@ -160,6 +160,29 @@ def test_a_name_is_matched_as_a_word_and_not_inside_another_word():
     text = "the status of the data subject and the use of EPRs"
     assert not mentions("US", text.lower(), set(words(text)))  # not in "status" nor in "use"
     assert mentions("EPR", text.lower(), set(words(text)))  # its plural is the name
+
+
+def test_a_one_word_name_setting_the_scene_weighs_less_than_a_regime_or_an_act_the_corpus_lacks(shipped):
+    question = "Is the result of a lab DNA test 'genetic data' under the GDPR?"
+    found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
+    article = next(e for e in found if e.citation == "GDPR Art. 4(13)")  # the definition, never saying "DNA"
+    assert "dna" not in article.text.lower()
+    scene = grade_all(question, [article])[0]
+    asked = grade_all("Which DNA codes does the GDPR list?", [article])[0]  # what is asked for
+    assert scene.confidence > asked.confidence and scene.confidence > 0.5
+    # an Act no chunk mentions is outside the corpus, as a foreign regime is
+    act = grade_all("Under the Access to Health Records Act 1990, is genetic data special?", [article])[0]
+    assert act.confidence <= FOREIGN_REGIME_CAP and "Access to Health Records Act" in act.missing_names
+
+
+def test_names_of_regimes_and_enactments_are_told_from_names_in_the_scene():
+    assert names_a_regime("What does NICE guidance say about it?", "NICE")
+    assert names_a_regime("Does HIPAA apply to us?", "HIPAA") and names_a_regime("Under PIPL, can we?", "PIPL")
+    assert not names_a_regime("Our clinic is registered in Dublin.", "Dublin")
+    assert enactments_named("What does the Data (Use and Access) Act 2025 introduce?") == ["Data (Use and Access) Act"]
+    assert enactments_named("Is it allowed under the EU AI Act?") == ["EU AI Act"]
+    assert enactments_named("Does the act of sharing count as processing?") == []
+    assert enactments_named("What does the General Data Protection Regulation say?") == []  # an indexed law
 
 
 def test_a_hyphenated_word_matches_its_closed_form_as_users_write_it():
