@@ -178,11 +178,12 @@ _ADVICE_ACTION_RE = re.compile(
 )
 _TREATMENT_RE = re.compile(
     r"\b(dose|dosage|tablets?|pills?|medicines?|medications?|drugs?|antibiotics?|inhalers?|puffs?|injections?|insulin"
-    r"|treatment|symptoms?|pain|ache|headache|migraine|fever|rash|cough|infection|lump|swollen|swelling|bleeding|dizzy"
+    r"|treatment|symptoms?|pain|ache|aches|hurts?|sore|headache|migraine|fever|rash|cough|infection|lump|swollen|swelling|bleeding|dizzy"
     r"|stop taking|keep taking|start taking|come off|surgery|operation|alcohol|exercise|diet"
     r"|vaccines?|vaccinations?|jabs?|immuni[sz]ations?|boosters?)\b",
     re.I,
 )
+ADVICE_ACT_REACH = 12  # characters after "is it OK for me to" where the act it asks about is said
 _TAKING_RE = re.compile(r"\b(take|taking|come off|dose|dosage)\b", re.I)
 _RIGHTS_OBJECT_RE = re.compile(
     r"\b(records?|data|information|notes|access(ing|ed)?|consent|cop(y|ies)|share|sharing|shared|privacy|portal|app"
@@ -224,7 +225,9 @@ def is_medical_advice(question: str) -> bool:
     action = _ADVICE_ACTION_RE.search(question)
     if action is None or _RIGHTS_OBJECT_RE.search(question) or domain_of(question, False) == "insurance":
         return False
-    return bool(_TAKING_RE.search(action.group(0)) or _TREATMENT_RE.search(question))
+    # "is it OK for me to take ...": the act follows the words that ask
+    asked_act = question[action.start() : action.end() + ADVICE_ACT_REACH]
+    return bool(_TAKING_RE.search(asked_act) or _TREATMENT_RE.search(question))
 
 
 _EHDS_MATTERS_RE = re.compile(

@@ -47,6 +47,7 @@ def test_the_asking_sentence_decides_not_the_preamble():
         "Is it safe to drink alcohol with my antibiotics?",
         "I found a lump last week. Is it okay to wait a few weeks?",
         "Which vaccines should my child have?",
+        "I'm Connor O'Brien and my back hurts - is it OK for me to take ibuprofen with my kidney disease?",
     ],
 )
 def test_personal_medical_advice_is_recognised(question):
@@ -62,6 +63,7 @@ def test_personal_medical_advice_is_recognised(question):
         "Can I take a private room on the group rider without it cutting my claim?",
         "Can I stop a hospital sharing my data for research?",
         "Can my GP share my vaccination record with my school?",
+        "Is it OK for me to take a copy of my records to a new hospital?",
     ],
 )
 def test_rights_over_records_and_policy_questions_are_not_medical_advice(question):
