@@ -154,6 +154,8 @@ _COVER_RE = re.compile(
     r"|pays? (for )?(his|her|my|the|their|our|a|an) (hospital |medical )?"
     r"(bills?|costs?|expenses?|treatment|surgery|operation)|reimburs\w*|entitled|benefits?|bonus|lump sum"
     r"|(do|does|will|would|can) (i|we|he|she|they|the member|my \w+) get|give[sn]? (me|us|him|her|them)"
+    r"|(does|will|would) (the |my |this |our )?(\w+ ){0,2}pay( out)?(?= if| for| when|\W*$)"
+    r"|can (i|we|he|she|they) claim\b"
     r"|offers?|includes?|provides?)\b",
     re.I,
 )

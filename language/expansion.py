@@ -256,6 +256,34 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(complain\w*|unhappy|not happy|dissatisfied)\b", "grievance redressal complaint ombudsman"),
     (r"\b(laser eye|lasik|glasses|spectacles|contact lenses|short-?sighted|long-?sighted)\b", "refractive error"),
     (r"\b(knee|hip|shoulder|elbow|ankle) replacements?\b", "joint replacement"),
+    # the standard exclusions of health policies, as people put them
+    (
+        r"\b(nose|boob|breast) jobs?\b|\b(facelifts?|tummy tucks?|liposuction|botox)\b|\bjust for (my )?looks\b"
+        r"|\b(to|so i) look (better|younger)\b",
+        "cosmetic or plastic surgery change appearance",
+    ),
+    (r"\b(gender (reassignment|affirm\w*|transition)|sex change)\b", "change of gender treatments"),
+    (
+        r"\b(just|only|purely) (for|to have|to do|to run) (some |a few )?(tests?|investigations?|scans?|check-?ups?)\b"
+        r"|\bno treatment\b",
+        "admitted primarily for diagnostics and evaluation purposes investigation",
+    ),
+    (
+        r"\b(forgot|forget|failed|didn'?t|did not|never) (to )?(mention|tell|declare|disclose)\w*\b"
+        r"|\bnot (declared|disclosed)\b|\b(hid|hidden|lied)\b",
+        "non-disclosure misrepresentation material facts",
+    ),
+    (r"\b(robbery|burglary|crime|criminal|illegal|unlawful act|breaking the law)\b", "breach of law criminal intent"),
+    (r"\b(papers|paperwork)\b", "documents"),
+    (
+        r"\b(resign\w*|quit (my|the|his|her) job|leav(e|es|ing) (my|the|his|her) (job|employer|company))\b",
+        "member leaves the group cover ceases",
+    ),
+    (
+        r"\b(\d+|one|two|three|a few|some) (days?|weeks?) (after|since|into) (buying|joining|taking out|starting|"
+        r"getting|the (policy|cover|rider) (started|began))\b",
+        "waiting period first 30 days",
+    ),
     # a condition someone had, or treatment planned, before the cover began
     (
         r"\b(before|prior to) (i |we |they |he |she )?(joined|joining|enrolled|enrolling|signed up|bought|buying"

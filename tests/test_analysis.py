@@ -143,6 +143,9 @@ def test_questions_asked_across_every_patients_record(question, across):
         ("Can I cancel my rider and get a refund?", False),
         ("When do I get my claim settled?", False),
         ("What does the rider say about the grace period for premiums?", False),
+        ("Gender reassignment surgery - does the group rider pay?", True),
+        ("I was admitted just for tests. Can I claim?", True),
+        ("When will the insurer pay my claim?", False),
     ],
 )
 def test_questions_about_what_a_policy_covers(question, about_cover):
