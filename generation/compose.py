@@ -483,24 +483,35 @@ def lead_option(
         base = [o for o in ranked if o.block == best.block and o.cue and o.statement.position < best.statement.position]
         best = min(base, key=lambda o: o.statement.position, default=best)
     if blocks[best.block].authority != "binding":
+        home = blocks[best.block]
         # a commentary restating a provision the evidence holds ("GDPR Art. 35(1) requires ...") yields to it
-        named = [o for o in ranked if blocks[o.block].authority == "binding" and _names(best, blocks[o.block])]
+        named = [o for o in ranked if _outranks(blocks[o.block], home) and _names(best, blocks[o.block])]
         if named:
             return named[0]
         # one of several provisions it cites ("... can be withdrawn at any time (GDPR Art. 7(3))") answers nearly
         # as well: the provision leads
-        cited = [o for o in ranked if blocks[o.block].authority == "binding" and _cites(best, blocks[o.block])]
+        cited = [o for o in ranked if _outranks(blocks[o.block], home) and _cites(best, blocks[o.block])]
         if cited and cited[0].score >= best.score - BINDING_MARGIN:
             return cited[0]
         if _restates_one(best):  # it states what a provision the evidence lacks says: another provision is
             return best  # another point ("Under GDPR Art. 33(1) ... 72 hours" is not EHDS Art. 9(2)'s "without delay")
         # one point of a provision's list ("(e) a description of whether ... pseudonymised or anonymised") states
-        # no rule on its own: it does not displace an explanation
-        binding = [o for o in ranked if blocks[o.block].authority == "binding" and not o.statement.marker]
-        if binding and binding[0].score >= best.score - BINDING_MARGIN:
-            if binding[0].support >= best.support - BINDING_SUPPORT_MARGIN:
-                return binding[0]
+        # no rule on its own: it does not displace an explanation; a principle or standard goes before a
+        # commentary on it as a provision does
+        above = [o for o in ranked if _outranks(blocks[o.block], home) and not o.statement.marker]
+        if above and above[0].score >= best.score - BINDING_MARGIN:
+            if above[0].support >= best.support - BINDING_SUPPORT_MARGIN:
+                return above[0]
     return best
+
+
+# How much a source binds, most first (a provision; a recital or annex; official guidance or a standard; commentary;
+# the web): a statement of a more binding source answers before one that explains it.
+AUTHORITY_ORDER = {"binding": 0, "recital": 1, "guidance": 2, "record": 2, "commentary": 3, "web": 4}
+
+
+def _outranks(block: Evidence, other: Evidence) -> bool:
+    return AUTHORITY_ORDER[block.authority] < AUTHORITY_ORDER[other.authority]
 
 
 def _about(subject: Subject, text: str, block: Evidence) -> bool:

@@ -634,3 +634,22 @@ def test_points_that_make_one_whole_are_quoted_together_and_alternatives_one_by_
     # alternatives ("one of the following applies ...; or"): the point that fits answers alone
     alternative = compose("Can a hospital rely on explicit consent?", [block(GDPR_9_2, "GDPR Art. 9(2)")], None)
     assert "explicit consent" in alternative and "vital interests" not in alternative
+
+
+def test_a_principle_leads_when_a_commentary_on_it_says_nearly_the_same():
+    principle = (
+        "The duty to share information for individual care is as important as the duty to protect patient "
+        "confidentiality. Clinicians who share information for someone's care should be supported by the "
+        "policies of their employers and regulators."
+    )
+    commentary = "Clinicians who share information for someone's care are backed up by their employers' policies."
+    blocks = [
+        block(commentary, "Commentary: sharing for care", authority="commentary"),
+        block(principle, "Caldicott Principle 7", authority="guidance"),
+    ]
+    question = "Whose policies are supposed to back clinicians up when they share information for someone's care?"
+    answer = compose(question, blocks, None)
+    assert "[Source 2]" in answer.split("].")[0] + "]"  # the principle's statement comes first
+    # against a recital the same principle does not lead: a recital outranks guidance
+    recital = block(commentary, "GDPR Recital 1", authority="recital")
+    assert "[Source 1]" in compose(question, [recital, blocks[1]], None).split("].")[0] + "]"
