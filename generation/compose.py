@@ -261,11 +261,16 @@ def _asked_act(question: str) -> str:
     return stem[0] if stem else ""
 
 
+def _cue_text(statement: Statement, block: Evidence) -> str:
+    """A statement with what gives it its sense: a point after its lead-in, or after the sentence announcing it."""
+    return statement.whole if statement.lead_in or not statement.marker else f"{_announcing(block)} {statement.whole}"
+
+
 def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
     """The statement carries the kind of fact the question asks for; asked whether something is covered,
     an exclusion naming it answers (it overrides any benefit or waiting period that also names it). A point
     carries what the sentence announcing its list says ("... listed below ... 24 months: (a) Cataract")."""
-    text = statement.whole if statement.lead_in or not statement.marker else f"{_announcing(block)} {statement.whole}"
+    text = _cue_text(statement, block)
     if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
         asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
         return not asked or bool(asked & _named(text))
@@ -449,6 +454,7 @@ def lead_option(
     asked: set[str] | None = None,
     subject: Subject | None = None,
     fact_wanted: bool = False,
+    fact_kind: re.Pattern[str] | None = None,
 ) -> Option | None:
     """The statement that answers; a binding one when it answers nearly as well as an explanation. Asked
     whether a policy covers something, only a statement naming that thing answers (a clause about
@@ -464,6 +470,8 @@ def lead_option(
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
     if subject:  # a clause whose heading names the subject answers before one that mentions it in passing,
         cued = any(o.cue for o in ranked)  # when it states the kind of fact asked (a period, an amount)
+        stating = [o for o in ranked if fact_kind and fact_kind.search(_cue_text(o.statement, blocks[o.block]))]
+        ranked = stating or ranked  # asked how long or how much, a clause stating no period or amount does not answer
         eligible = [o for o in ranked if not _defines(o, blocks) and (o.cue or not cued)]
         headed = [o for o in eligible if subject.named_by(_heading(blocks[o.block]))]
         if headed:
@@ -843,12 +851,13 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if not _META_QUESTION_RE.search(question):  # "History: ...", "Scope: ..." say what a text is, not what it says
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
     fact_wanted = analysis.answer_type in NOT_DEFINITIONS
+    fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
     # a question naming a provision the evidence holds is answered from that provision
     leads = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
-    first = lead_option(leads, blocks, asked, subject, fact_wanted)
+    first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind)
     if first is None:
         leads = candidates
-        first = lead_option(leads, blocks, asked, subject, fact_wanted)
+        first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind)
     if first is None:
         return REFUSAL
     lead: Option | None = first
@@ -859,7 +868,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if antecedent is not None:
             break
         remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it
-        lead = lead_option(remaining, blocks, asked, subject, fact_wanted)
+        lead = lead_option(remaining, blocks, asked, subject, fact_wanted, fact_kind)
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."
         antecedent = _antecedent(lead, candidates)

@@ -55,7 +55,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (
         "deadline",
-        r"\b(how (long|quickly|soon|fast|often)|how much (notice|time)|by when|until when|by what date"
+        r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance)|how much (notice|time)|by when"
+        r"|until when|by what date"
         r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
         r"|deadline|time limit"
         r"|within (how many|what)|how many (hours|days|weeks|months|years)"
@@ -82,7 +83,7 @@ _RULES: list[tuple[AnswerType, str]] = [
     (
         "definition",
         r"\b(what (is|are) (meant by|the meaning of)|what does .{1,60} (mean|oblige|require|provide|say|cover)\b"
-        r"|meaning of|definition of|define|defined|what counts as|what (is|are) (an? |the )?[\w' -]{1,50}\?$)",
+        r"|meaning of|definition of|define|defined|(what|who) counts as|what (is|are) (an? |the )?[\w' -]{1,50}\?$)",
     ),
     (
         "who",

@@ -224,7 +224,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     # insurance wording
     (r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage) of\b", "co-payment"),
     (
-        r"\bbefore (i'?m |i am |he is |she is |they are |being |getting )?(admitted|hospitali[sz]ed)\b"
+        r"\bbefore (i'?m |i am |he is |she is |they are |being |getting |the )?(admitted|admission|hospitali[sz]ed)\b"
+        r"|\b(pre|post)-?hospital\b"
         r"|\bafter (i'?m |i am |being |getting )?(discharged|leaving hospital)\b",
         "pre-hospitalisation post-hospitalisation",
     ),

@@ -11,6 +11,8 @@ from language.analysis import about_ehds, analyse, question_sentence
     ("question", "answer_type"),
     [
         ("How long do I have to report a data breach?", "deadline"),
+        ("How far back before admission are pre-hospital bills covered?", "deadline"),
+        ("Who counts as the Master Policyholder on the group rider?", "definition"),
         ("By when must we tell the regulator about a hack?", "deadline"),
         ("How much is paid for cataract surgery on each eye?", "amount"),
         ("What is the maximum fine for breaching Article 32?", "amount"),

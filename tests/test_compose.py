@@ -653,3 +653,19 @@ def test_a_principle_leads_when_a_commentary_on_it_says_nearly_the_same():
     # against a recital the same principle does not lead: a recital outranks guidance
     recital = block(commentary, "GDPR Recital 1", authority="recital")
     assert "[Source 1]" in compose(question, [recital, blocks[1]], None).split("].")[0] + "]"
+
+
+def test_asked_how_long_a_policy_clause_stating_a_period_leads_over_one_stating_none():
+    blocks = [
+        clause(
+            "Pre-hospitalisation expenses before admission are covered far back within this sub-limit.",
+            "Rider cl. 3.1.2",
+        ),
+        clause(
+            "The Company will indemnify Medically Necessary Treatment expenses incurred in the 30 days immediately "
+            "before the date of admission and in the 60 days after discharge.",
+            "Rider cl. 3.2",
+        ),
+    ]
+    answer = compose("How far back before admission are pre-hospitalisation expenses covered?", blocks, None)
+    assert answer.startswith("The Company will indemnify") and "30 days" in answer.split("[Source 2]")[0]
