@@ -69,7 +69,7 @@ _META_QUESTION_RE = re.compile(
     re.I,
 )
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
-CONFIDENCE_WEIGHT = 0.3  # the grader's view of the whole chunk
+CONFIDENCE_WEIGHT = 0.5  # the grader's view of the whole chunk
 DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
 DEFINES_ASKED_BONUS = 0.3  # "'pseudonymisation' means ..." answers "what is pseudonymisation?" before any use of it
 NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure"})  # ("pseudonymisation definition" is "explanation")
