@@ -148,6 +148,7 @@ def test_questions_asked_across_every_patients_record(question, across):
         ("Gender reassignment surgery - does the group rider pay?", True),
         ("I was admitted just for tests. Can I claim?", True),
         ("When will the insurer pay my claim?", False),
+        ("The insurer paid my claim two months late. Do I get interest?", False),
     ],
 )
 def test_questions_about_what_a_policy_covers(question, about_cover):
