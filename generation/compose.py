@@ -92,7 +92,9 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"|\bup to\b|\bsub-?limit|\bmaximum\b|\b\d+ items\b",
         re.I,
     ),
-    "definition": re.compile(r"\bmeans\b|\bis defined as\b|\brefers to\b|\bis (a|an|the) \w+ (who|that|which)\b", re.I),
+    "definition": re.compile(
+        r"\bmeans\b|\bis defined as\b|\brefers to\b|\bis (a|an|the) ([\w-]+ ){1,3}(who|that|which)\b", re.I
+    ),
     "who": re.compile(
         r"\b(shall|must|is responsible|are responsible|is accountable|shall be responsible)\b"
         r"|\b(is|are|be) (made|paid|payable|given|sent|addressed|issued) to\b",  # "Payment is made to the Member"
@@ -107,11 +109,14 @@ _EXTENDS_RE = re.compile(r"\b(extend\w*|prolong\w*)\b.{0,80}\b(additional|furthe
 _COUNT = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.I)
 _DATE_QUESTION_RE = re.compile(
-    r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b", re.I
+    r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b"
+    r"|^\W*when (did|was|were)\b",  # "When did the DSPT replace the IG Toolkit?"
+    re.I,
 )
 _DATE_RE = re.compile(
     r"\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b"
-    r"|\b(from|by|until|before) (\d{1,2} \w+ )?\d{4}\b",
+    r"|\b(from|by|until|before|in|since) (\d{1,2} )?((january|february|march|april|may|june|july|august|september"
+    r"|october|november|december) )?\d{4}\b",
     re.I,
 )
 _MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
@@ -352,7 +357,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score -= META_PENALTY if statement.label in META_LABELS and not about_text else 0.0
         score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
-        if analysis.answer_type in NOT_DEFINITIONS and _CUES["definition"].search(statement.text):
+        if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date) and _CUES["definition"].search(
+            statement.text
+        ):  # what a thing is answers neither how long, how much, how to, who nor when
             score -= DEFINITION_PENALTY
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
@@ -669,6 +676,26 @@ def _whole_list(lead: Option, candidates: list[Option], analysis: QuestionAnalys
     return whole if "or" not in joins and ("and" in joins or _ALL_POINTS_RE.search(point.lead_in)) else lead
 
 
+# A lead opening with "It" or "They" gets its subject named from the sentence before it, when that sentence opens
+# with a plain subject ("The Data Security and Protection Toolkit (DSPT) is ..."): the answer names what it is about
+# instead of quoting the sentence that introduces it.
+_PRONOUN_RE = re.compile(r"^(It|They)(?=\s)")
+_SUBJECT_RE = re.compile(
+    r"^(?P<subject>(?:The|A|An) [^,;:.]{2,90}?|[A-Z][\w@-]*(?: [A-Z(][\w@()-]*){0,5})\s+"
+    r"(?:is|are|was|were|has|have|must|shall|may|can|will)\b"
+)
+SUBJECT_MAX_WORDS = 12
+
+
+def _subject_of(sentence: str) -> str:
+    """The subject a sentence opens with, or '' when it opens otherwise (a condition, a pronoun, a long clause)."""
+    match = _SUBJECT_RE.match(sentence)
+    subject = match.group("subject") if match else ""
+    if not subject or len(subject.split()) > SUBJECT_MAX_WORDS or _PRONOUN_RE.match(subject):
+        return ""
+    return subject
+
+
 def _antecedent(lead: Option, candidates: list[Option]) -> Option | None:
     """The statement just before a lead that points back at it ("The Insured may opt for Optional
     Co-payment ..." before "In such cases, each admissible claim ..."), when it is quotable."""
@@ -872,18 +899,27 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."
         antecedent = _antecedent(lead, candidates)
+    # "It is run by NHS England ..." reads "The Data Security and Protection Toolkit (DSPT) is run ...": the subject
+    # is named in the lead, and the sentence introducing it is quoted neither before nor after
+    introduced = antecedent if antecedent and _PRONOUN_RE.match(lead.statement.text) else None
+    named_subject = _subject_of(introduced.statement.text) if introduced else ""
+    if named_subject:
+        antecedent = None
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
     listed = pointed_list(lead, candidates, blocks)
-    rest = [o for o in following(lead, candidates, blocks, subject) if o is not antecedent and o is not listed]
+    left_out = (antecedent, listed, introduced if named_subject else None)
+    rest = [o for o in following(lead, candidates, blocks, subject) if all(o is not x for x in left_out)]
     chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     for number, option in enumerate(chosen):
         text = render(option.statement, blocks[option.block], lead=number == 0)
+        if option is lead and named_subject:
+            text = _PRONOUN_RE.sub(named_subject, text, count=1)
         if number and option is not listed and len(text.split()) > budget:
             break
         if number == 0 and analysis.answer_type == "yes_no":
-            lead_text = render(lead.statement, blocks[lead.block])
+            lead_text = _PRONOUN_RE.sub(named_subject, render(lead.statement, blocks[lead.block]), count=1)
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no
             about = not subject or subject.named_by(f"{lead_text} {_heading(blocks[lead.block])}")
             opener = yes_no_opener(question, lead_text) if about else ""

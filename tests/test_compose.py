@@ -669,3 +669,31 @@ def test_asked_how_long_a_policy_clause_stating_a_period_leads_over_one_stating_
     ]
     answer = compose("How far back before admission are pre-hospitalisation expenses covered?", blocks, None)
     assert answer.startswith("The Company will indemnify") and "30 days" in answer.split("[Source 2]")[0]
+
+
+TOOLKIT = (
+    "The Data Security and Protection Toolkit (DSPT) is an online self-assessment that organisations use to show "
+    "that they practise good data security. It is run by NHS England and replaced the Information Governance "
+    "Toolkit in April 2018. Each Data Security and Protection Toolkit assessment must be published by 30 June and "
+    "signed off by the Senior Information Risk Owner."
+)
+
+
+def test_a_lead_opening_with_it_names_its_subject_instead_of_quoting_the_sentence_introducing_it():
+    answer = compose(
+        "When did the Data Security and Protection Toolkit replace the IG Toolkit?",
+        [block(TOOLKIT, "Commentary: DSPT", authority="commentary")],
+        None,
+    )
+    assert answer.startswith("The Data Security and Protection Toolkit (DSPT) is run by NHS England")
+    assert "April 2018" in answer.split("[Source 1]")[0] and "online self-assessment" not in answer
+    assert fragments(answer) == []
+
+
+def test_what_a_thing_is_does_not_answer_who_does_something_with_it():
+    answer = compose(
+        "Who should sign off our Data Security and Protection Toolkit?",
+        [block(TOOLKIT, "Commentary: DSPT", authority="commentary")],
+        None,
+    )
+    assert "Senior Information Risk Owner" in answer.split("[Source 1]")[0]
