@@ -220,6 +220,17 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\bdrag\w* (its|their) feet\b|\bstall\w*\b|\bobstruct\w*\b", "withholds obstructing deadlines enforcement"),
     (r"\b(patient portal|online record|nhs app)\b", "electronic health data access services"),
+    # the information governance words for a new use of data: a flow, a feed or an extract is a transfer
+    (
+        r"\b(data (feeds?|flows?|extracts?)|(feeds?|extracts?) of (patient )?data)\b",
+        "proposed use or transfer of confidential information",
+    ),
+    # a login used by several people: access that cannot be attributed to an individual
+    (
+        r"\b(share|shares|shared|sharing|one|same|common|generic) (\w+ )?(logins?|log-ins?|passwords?|accounts?"
+        r"|smart ?cards?|user ?names?)\b",
+        "access attributed to individuals",
+    ),
     (r"\b(break[- ]glass)\b", "emergency access override"),
     # insurance wording
     (r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage) of\b", "co-payment"),

@@ -239,6 +239,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("When does my group cover stop if I resign?", "leaves the group", "breach"),
         ("I was admitted two weeks after buying the rider. Will they pay?", "first 30 days", "breach"),
         ("A claimant was injured while committing a robbery. Do we pay?", "breach of law", "erasure"),
+        ("Can several ward staff share one login to the lab system?", "attributed to individuals", "breach"),
+        ("We plan a new data feed to the local council.", "transfer of confidential information", "breach"),
         ("Can a 14-year-old sign up to a health app on their own?", "child", "breach"),
         ("Will a 70-year-old pay a co-payment on every claim?", "co-payment", "child"),
         ("We emailed test results to the wrong GP practice. Must we tell the patients?", "personal data breach", "x"),
