@@ -62,9 +62,28 @@ def _who(block: Evidence) -> str:
     return f"{name} ({pid})" if name else pid
 
 
+def _asked_items(question: str, blocks: list[Evidence]) -> list[tuple[int, list[str]]]:
+    """Asked about one thing in a patient's records ("When did Harriet Costa's diabetes start?"), the items that
+    name it, by block: a condition's record before the encounters that mention it. Empty when none does."""
+    names = {w for b in blocks for w in words(str(b.metadata.get("patient_name") or ""))}
+    wanted = content_terms(question) - _RECORD_WORDS - names
+    found = []
+    for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
+        matching = [item for item in _items(block) if wanted & set(words(item))] if block.authority == "record" else []
+        if matching:
+            found.append((index, matching))
+    return found
+
+
 def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
-    """Every item of the asked kind for each patient of the blocks, one sentence per patient."""
+    """Every item of the asked kind for each patient of the blocks, one sentence per patient; asked about one
+    thing of no named kind, the items that name it."""
     kinds = kinds_asked(question, analysis)
+    if not kinds and (asked := _asked_items(question, blocks)):
+        return [
+            f"{_who(blocks[i])}, {blocks[i].section.lower()}: {'; '.join(items)} [Source {i + 1}]."
+            for i, items in asked
+        ]
     by_patient: dict[str, list[int]] = defaultdict(list)
     for index, block in enumerate(blocks):
         if block.authority == "record" and (not kinds or block.section in kinds):

@@ -189,6 +189,12 @@ def test_what_a_patient_is_treated_for_lists_every_recorded_condition(make_servi
     assert "Date of birth" not in record.answer
 
 
+def test_asked_about_one_thing_in_a_patient_s_records_the_items_naming_it_answer(make_services):
+    record = run_graph("When did Joan Okafor's asthma start?", make_services(), allow_web=False)
+    assert re.match(r"Joan Okafor \(pat-0001\), conditions: Asthma [^[]*onset \d{4}-\d\d-\d\d", record.answer)
+    assert "Hyperlipidemia" not in record.answer and "Date of birth" not in record.answer
+
+
 def test_which_patients_have_something_names_each_patient_whose_record_lists_it(make_services):
     record = run_graph("Which patients have atrial fibrillation?", make_services(), allow_web=False)
     named = re.findall(r"\((pat-\d+)\): Atrial fibrillation", record.answer)
