@@ -132,13 +132,16 @@ class Asked:
         foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question)]
         instrument = instrument_named(question)
         places = [m.group(0) for m in FOREIGN_PLACE_RE.finditer(question)]
-        if not instrument:
+        if instrument:
+            places_seen = places  # the scene: not a name a chunk must mention either
+        else:
             foreign += places
+            places_seen = []
         enactments = enactments_named(question)  # an Act no chunk mentions is outside the corpus, like a regime
         foreign += enactments
         # a one-word name is a scene ("a lab DNA test", "registered in Dublin") unless it stands for a regime or
         # a person; a name of several words (the Mental Health Act, Freedom of Information) is asked about
-        names = [n for n in names if n not in places and not any(n in enactment for enactment in enactments)]
+        names = [n for n in names if n not in places_seen and not any(n in enactment for enactment in enactments)]
         scene = frozenset(
             n
             for n in names
