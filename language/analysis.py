@@ -134,7 +134,8 @@ _GOVERNANCE_RE = re.compile(
 # how personal data are handled, whoever handles them: "a computer decided my insurance claim" asks the law
 _DATA_PROTECTION_RE = re.compile(
     r"\b(personal data|(my|our|their|his|her|patients?'?|customers?'?) (personal |health |medical )?data"
-    r"|data protection|privacy|automated|automatically|profiling|human (intervention|review|look|check))\b"
+    r"|data protection|privacy|automated|automatically|profiling|human (intervention|review|look|check)"
+    r"|consent to (share|sharing|disclos\w*|pass\w*|send\w*)|(share|sharing|disclos\w*|send\w*) (\w+ ){0,3}data)\b"
     r"|\b(computer|software|machine|algorithm)s?\b.{0,30}\b(decid|reject|refus|turn\w* down|approv)\w*",
     re.I,
 )

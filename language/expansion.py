@@ -169,6 +169,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(pre-?ticked|already ticked|tick(ed)? box(es)?|cookie banners?|silence|inactivity)\b",
         "consent clear affirmative act",
     ),
+    # consent asked for inside other terms: the request must be clearly distinguishable from the other matters
+    (
+        r"\b(bury|buried|burying|hide|hidden|hiding|tuck\w*|bundl\w*)\b.{0,80}"
+        r"\b(terms|t ?& ?cs?|small print|contract)\b|\bsmall print\b",
+        "request for consent clearly distinguishable from the other matters",
+    ),
     (r"\b(jointly|together) (decide|run|determine)\w*\b|\bdecide together\b", "joint controllers"),
     (
         r"\b(offices|establishments?|branches) in (several|many|different|two|three|four|five|\d+) (eu |european )?"

@@ -91,6 +91,7 @@ def test_scope_named_in_the_question():
     automated = "A computer program decided my insurance claim with no human involved. Can I ask for a review?"
     assert analyse(automated).domain is None
     assert analyse("Does my insurer have to tell me what personal data it holds?").domain is None
+    assert analyse("Can we bury the consent to share data with insurers in our terms?").domain is None
     assert analyse("Does my insurance cover a computer-guided knee operation?").domain == "insurance"
     # "is X covered?" with nothing else to place it asks about a policy; covered by a law or a duty does not
     assert analyse("Are cosmetic procedures covered?").domain == "insurance"
