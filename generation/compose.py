@@ -78,8 +78,8 @@ _TENS = r"(twenty|thirty|forty|fifty|sixty)[ -](one|two|three|four|five|six|seve
 # "72 hours", "seventy-two hours", "36 (thirty six) months", "thirty six (36) months", "three additional months"
 _PERIOD = (
     rf"\b(\d+|{_TENS}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|thirty|sixty|ninety"
-    r"|seventy-two|twenty-four|forty-five)(\s*\([^)]{1,20}\))?[- ]((additional|further|consecutive|calendar|working"
-    r"|full|clear) )?(hours?|days?|weeks?|months?|years?)\b"
+    r"|seventy-two|twenty-four|forty-five)(\s*\([^)]{1,20}\))?[- ]((additional|further|consecutive|continuous"
+    r"|calendar|working|full|clear) )?(hours?|days?|weeks?|months?|years?)\b"
 )
 _CUES: dict[str, re.Pattern[str]] = {
     "deadline": re.compile(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from core.types import Evidence, Scores
-from generation.compose import compose, yes_no_opener
+from generation.compose import _CUES, compose, yes_no_opener
 from generation.offline import OfflineAnswerer
 from generation.prompts import REFUSAL
 from language.coherence import fragments
@@ -697,3 +697,9 @@ def test_what_a_thing_is_does_not_answer_who_does_something_with_it():
         None,
     )
     assert "Senior Information Risk Owner" in answer.split("[Source 1]")[0]
+
+
+def test_a_period_of_continuous_months_is_a_period():
+    # asked how long about a policy, only clauses stating a period may lead: "60 continuous months" states one
+    assert _CUES["deadline"].search("After completion of 60 continuous months of coverage under this Rider")
+    assert not _CUES["deadline"].search("After completion of the coverage under this Rider")
