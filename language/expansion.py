@@ -373,6 +373,17 @@ EXPANSIONS: list[tuple[str, str]] = [
         "insert information in their own EHR",
     ),
     (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
+    # a breach log, and a notification sent before every fact is known
+    (
+        r"\b(keep|kept|keeping|maintain\w*) (a |an |our )?(record|log|register|list)s? of (\w+ ){0,3}(breach|incident)"
+        r"|\bbreach (log|register)s?\b",
+        "document any personal data breaches",
+    ),
+    (
+        r"\b(fill|filling|add|adding|send|sending) (in )?(the )?(rest|details|gaps|remainder) (in |at )?later\b"
+        r"|\b(bit by bit|in stages|in instalments|don'?t (yet )?know the full (picture|story)|full picture)\b",
+        "information provided in phases without undue further delay",
+    ),
     # asking for a deadline or for whom to notify: the law writes time limits and notification duties
     (
         r"\b(by when|deadline|how (quickly|soon|fast)|time limit|how (long|much time) do (i|we|they|you) have)\b",

@@ -242,6 +242,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Can several ward staff share one login to the lab system?", "attributed to individuals", "breach"),
         ("We plan a new data feed to the local council.", "transfer of confidential information", "breach"),
         ("Can we bury the consent inside our general terms and conditions?", "clearly distinguishable", "breach"),
+        ("Do we need to keep a record of minor breaches we did not report?", "document any personal data", "erasure"),
+        ("Can we send what we have and fill in the rest later?", "in phases", "erasure"),
         ("Can a 14-year-old sign up to a health app on their own?", "child", "breach"),
         ("Will a 70-year-old pay a co-payment on every claim?", "co-payment", "child"),
         ("We emailed test results to the wrong GP practice. Must we tell the patients?", "personal data breach", "x"),
