@@ -119,6 +119,8 @@ _DATE_RE = re.compile(
     r"|october|november|december) )?\d{4}\b",
     re.I,
 )
+_WHO_MAY_RE = re.compile(r"\bwho (is|are) (allowed|permitted|entitled|able)\b|\bwho (can|may|could)\b", re.I)
+_MAY_RE = re.compile(r"\b(may|can|is entitled|are entitled|(has|have) the right)\b", re.I)
 _MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
 _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
 _MODAL_VERB_RE = re.compile(
@@ -292,6 +294,8 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(re.search(rf"\b({_COUNT})[- ](\w+[- ])?{noun}", text, re.I))
     if _MAXIMUM_QUESTION_RE.search(question) and analysis.answer_type in ("deadline", "amount"):
         return bool(_MAXIMUM_RE.search(text))
+    if analysis.answer_type == "who" and _WHO_MAY_RE.search(question):  # "who is allowed to apply?": who may
+        return bool(_MAY_RE.search(text))
     cue = _CUES.get(analysis.answer_type)
     return bool(cue and cue.search(text))
 

@@ -703,3 +703,19 @@ def test_a_period_of_continuous_months_is_a_period():
     # asked how long about a policy, only clauses stating a period may lead: "60 continuous months" states one
     assert _CUES["deadline"].search("After completion of 60 continuous months of coverage under this Rider")
     assert not _CUES["deadline"].search("After completion of the coverage under this Rider")
+
+
+def test_asked_who_may_do_something_the_statement_granting_it_leads_over_duties():
+    blocks = [
+        block(
+            "Health data access bodies shall refuse every health data access application that does not fulfil "
+            "the requirements.",
+            "EHDS Art. 68(3)",
+        ),
+        block(
+            "Any natural or legal person may submit a health data access application to a health data access body.",
+            "EHDS Art. 67(1)",
+        ),
+    ]
+    answer = compose("Who is allowed to apply to a health data access body for data?", blocks, None)
+    assert answer.startswith("Any natural or legal person may submit")
