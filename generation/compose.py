@@ -505,7 +505,10 @@ def lead_option(
         home = blocks[best.block]
         # a commentary restating a provision the evidence holds ("GDPR Art. 35(1) requires ...") yields to it
         named = [o for o in ranked if _outranks(blocks[o.block], home) and _names(best, blocks[o.block])]
-        if named:
+        above = [o for o in ranked if _outranks(blocks[o.block], home) and not o.statement.marker]
+        # ... unless another provision answers the question clearly better (the commentary names 37(6) for one
+        # clause and restates 37(5) in the next)
+        if named and (not above or named[0].support >= above[0].support - BINDING_SUPPORT_MARGIN):
             return named[0]
         # one of several provisions it cites ("... can be withdrawn at any time (GDPR Art. 7(3))") answers nearly
         # as well: the provision leads
@@ -517,7 +520,6 @@ def lead_option(
         # one point of a provision's list ("(e) a description of whether ... pseudonymised or anonymised") states
         # no rule on its own: it does not displace an explanation; a principle or standard goes before a
         # commentary on it as a provision does
-        above = [o for o in ranked if _outranks(blocks[o.block], home) and not o.statement.marker]
         if above and above[0].score >= best.score - BINDING_MARGIN:
             if above[0].support >= best.support - BINDING_SUPPORT_MARGIN:
                 return above[0]

@@ -189,6 +189,13 @@ def test_what_a_patient_is_treated_for_lists_every_recorded_condition(make_servi
     assert "Date of birth" not in record.answer
 
 
+def test_a_commentary_naming_one_provision_yields_to_another_that_answers_clearly_better(make_services):
+    # the DPO commentary names Art. 37(6) (staff or service contract) in the sentence that also states 37(5)
+    record = run_graph("What qualifications does our DPO need to have?", make_services(), allow_web=False)
+    assert record.citations[0].citation == "GDPR Art. 37(5)", record.answer
+    assert "professional qualities" in record.answer.split("[Source")[0]
+
+
 def test_asked_about_one_thing_in_a_patient_s_records_the_items_naming_it_answer(make_services):
     record = run_graph("When did Joan Okafor's asthma start?", make_services(), allow_web=False)
     assert re.match(r"Joan Okafor \(pat-0001\), conditions: Asthma [^[]*onset \d{4}-\d\d-\d\d", record.answer)
