@@ -83,7 +83,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     (
         "definition",
         r"\b(what (is|are) (meant by|the meaning of)|what does .{1,60} (mean|oblige|require|provide|say|cover)\b"
-        r"|meaning of|definition of|define|defined|(what|who) counts as|what (is|are) (an? |the )?[\w' -]{1,50}\?$)",
+        r"|meaning of|definition of|define|defined|(what|who) counts as"
+        r"|what (is|are) (?!(they|we|you|i|he|she|it|there)\b)(an? |the )?[\w' -]{1,50}\?$)",
     ),
     (
         "who",

@@ -13,6 +13,8 @@ from language.analysis import about_ehds, analyse, question_sentence
         ("How long do I have to report a data breach?", "deadline"),
         ("How far back before admission are pre-hospital bills covered?", "deadline"),
         ("Who counts as the Master Policyholder on the group rider?", "definition"),
+        ("Our supplier had a breach. What are they obliged to do and towards whom?", "who"),
+        ("What are health data access bodies?", "definition"),
         ("By when must we tell the regulator about a hack?", "deadline"),
         ("How much is paid for cataract surgery on each eye?", "amount"),
         ("What is the maximum fine for breaching Article 32?", "amount"),
