@@ -41,6 +41,7 @@ INDEXED_FIELDS = (
     "coverage_type",
     "kind",
     "authority",
+    "patient_id",  # a question naming a patient searches only that patient's records
 )
 
 LISTS = ("dense", "sparse", "fused", "reranked", "referenced")  # what one search returns, in this order
