@@ -235,8 +235,8 @@ def seed_vector_cache(settings: Settings) -> int:
         catalog.close()
 
 
-def build_index(data_dir: Path) -> dict[str, Any]:
-    """The shipped corpus through the product's ingest, once."""
+def build_index(data_dir: Path, corpus: Path = CORPUS) -> dict[str, Any]:
+    """The shipped corpus (or another corpus folder) through the product's ingest, once."""
     from ingest.pipeline import ingest
     from retrieval.resources import Resources
 
@@ -247,7 +247,7 @@ def build_index(data_dir: Path) -> dict[str, Any]:
         _ = resources.embedder.dimension  # load the model before timing
         started = time.perf_counter()
         report = ingest(
-            [CORPUS],
+            [corpus],
             settings=settings,
             embedder=resources.embedder,
             catalog=resources.catalog,
@@ -296,6 +296,7 @@ def bench_nodes(graph: Any, questions: list[Question]) -> dict[str, Any]:
                 "e2e_ms": round(wall_ms, 2),
                 "latency_ms": {node: ms for node, ms in out.latency_ms.items() if node != "total"},
                 "web": [a.status for a in out.web_attempts],
+                "citations": [c.citation for c in out.citations],
             }
         )
     names = [n for n in NODE_ORDER if any(n in r["latency_ms"] for r in rows)]
