@@ -471,7 +471,8 @@ def lead_option(
     whether a policy covers something, only a statement naming that thing answers (a clause about
     something else must not turn into a benefit or an exclusion). Asked for a fact (`fact_wanted`: a
     period, an amount, a procedure), a policy's definition of the subject does not lead when a statement
-    of its rules does."""
+    of its rules does; asked how long or how much (`fact_kind`: the pattern of a period or an amount), a
+    policy clause stating none does not lead when one states it."""
 
     def answers(option: Option) -> bool:
         strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
