@@ -99,6 +99,12 @@ def names_a_regime(question: str, name: str) -> bool:
     return bool(re.search(rf"{_BEFORE_REGIME}{escaped}\b|\b{escaped}{_AFTER_REGIME}", question, re.I))
 
 
+def sets_the_scene(question: str, name: str) -> bool:
+    """A name that only sets the scene: one word, neither a regime's nor a person's ("Mrs Okafor")."""
+    person = re.search(rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+{re.escape(name)}\b", question)
+    return " " not in name and not person and not names_a_regime(question, name)
+
+
 # "the EU AI Act", "the Access to Health Records Act 1990", "the Data (Use and Access) Act 2025": an enactment
 _ENACTMENT_RE = re.compile(
     r"(?:(?:[A-Z][\w-]*|\([A-Z][\w ]*\)|of|to|and|for|the|on)\s+){1,7}(?:Act|Directive|Ordinance|Bill|Statute)\b"

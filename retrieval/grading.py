@@ -32,8 +32,8 @@ from language.question import (
     enactments_named,
     mentions,
     named_numbers,
-    names_a_regime,
     salient_names,
+    sets_the_scene,
     states_number,
 )
 from language.references import instrument_named, question_tokens
@@ -42,8 +42,8 @@ from language.words import words
 
 WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15, "title": 0.15}
 DENSE_RANGE = (0.15, 0.65)
-RERANK_RANGE = (0.20, 0.75)
 _CLAUSE_NUMBER_RE = re.compile(r"(?m)^\s*\d+(?:\.\d+)*\.?(?=\s)")  # "6.1 Co-payment", "3. As a minimum"
+RERANK_RANGE = (0.20, 0.75)
 MISSING_NAME_PENALTY = 0.6
 # A one-word name that sets the scene ("a lab DNA test", "registered in Dublin") rather than names a regime, a
 # person or a thing of several words: a chunk that mentions it is still likelier to be about the question
@@ -72,7 +72,6 @@ FOREIGN_PLACE_RE = re.compile(
     r"south africa)\b",
     re.I,
 )
-_PERSON_RE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+\|$")  # "Mrs Okafor": a person, named as asked
 FOREIGN_REGIME_CAP = 0.3
 UNKNOWN_REFERENCE_CAP = 0.3
 OTHER_INSTRUMENT_PENALTY = 0.4  # the question names one instrument; the chunk belongs to another
@@ -124,7 +123,9 @@ class Asked:
     instrument: str | None
     bridges: tuple[Bridge, ...]
     general: bool = False  # about patient data in general: nothing in it is what only the EHDS governs
-    scene: frozenset[str] = frozenset()  # the names that set the scene (penalised less when a chunk omits them)
+    # the one-word names that set the scene ("a lab DNA test", "registered in Dublin"): penalised less when a
+    # chunk omits them than a regime, a person or a name of several words (the Mental Health Act)
+    scene: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, question: str) -> Asked:
@@ -132,23 +133,13 @@ class Asked:
         foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question)]
         instrument = instrument_named(question)
         places = [m.group(0) for m in FOREIGN_PLACE_RE.finditer(question)]
-        if instrument:
-            places_seen = places  # the scene: not a name a chunk must mention either
-        else:
+        if not instrument:
             foreign += places
-            places_seen = []
+        scene_places = places if instrument else []  # the scene: not a name a chunk must mention either
         enactments = enactments_named(question)  # an Act no chunk mentions is outside the corpus, like a regime
         foreign += enactments
-        # a one-word name is a scene ("a lab DNA test", "registered in Dublin") unless it stands for a regime or
-        # a person; a name of several words (the Mental Health Act, Freedom of Information) is asked about
-        names = [n for n in names if n not in places_seen and not any(n in enactment for enactment in enactments)]
-        scene = frozenset(
-            n
-            for n in names
-            if " " not in n
-            and not names_a_regime(question, n)
-            and not _PERSON_RE.search(f"{question[: question.find(n)]}|")
-        )
+        # a scene place, or a word of an Act already counted as foreign, is not a name a chunk must mention
+        names = [n for n in names if n not in scene_places and not any(n in enactment for enactment in enactments)]
         bridges_ = tuple(
             Bridge(
                 frozenset(words(phrase)),
@@ -167,7 +158,7 @@ class Asked:
             instrument,
             bridges_,
             not about_ehds(question),
-            scene,
+            frozenset(n for n in names if sets_the_scene(question, n)),
         )
 
     def bridged(self, haystack_terms: set[str]) -> list[Bridge]:

@@ -15,7 +15,7 @@ from core.settings import Settings
 from core.types import Evidence
 from ingest.sidecar import sha256_bytes
 from language.expansion import expansion_terms
-from language.question import enactments_named, mentions, names_a_regime, salient_names
+from language.question import enactments_named, mentions, names_a_regime, salient_names, sets_the_scene
 from language.titles import names, passage_title, title_of
 from language.words import words
 from nodes.grade import grade
@@ -179,6 +179,11 @@ def test_names_of_regimes_and_enactments_are_told_from_names_in_the_scene():
     assert names_a_regime("What does NICE guidance say about it?", "NICE")
     assert names_a_regime("Does HIPAA apply to us?", "HIPAA") and names_a_regime("Under PIPL, can we?", "PIPL")
     assert not names_a_regime("Our clinic is registered in Dublin.", "Dublin")
+    assert sets_the_scene("Our clinic is registered in Dublin.", "Dublin")
+    assert not sets_the_scene("What does Mrs Okafor take?", "Okafor")  # a person
+    assert not sets_the_scene("Under PIPL, can we?", "PIPL") and not sets_the_scene(
+        "Is it Freedom of Information?", "Freedom of Information"
+    )
     assert enactments_named("What does the Data (Use and Access) Act 2025 introduce?") == ["Data (Use and Access) Act"]
     assert enactments_named("Is it allowed under the EU AI Act?") == ["EU AI Act"]
     assert enactments_named("Does the act of sharing count as processing?") == []
