@@ -123,8 +123,11 @@ _WHO_MAY_RE = re.compile(r"\bwho (is|are) (allowed|permitted|entitled|able)\b|\b
 _MAY_RE = re.compile(r"\b(may|can|is entitled|are entitled|(has|have) the right)\b", re.I)
 _MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
 _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
+# "must, without undue delay, communicate": a phrase set off by commas (not a negation) may stand between the
+# modal and its verb
 _MODAL_VERB_RE = re.compile(
-    r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(\s+be(?:\s+able\s+to)?|\s+have\s+to|\s+either)?:?"
+    r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
+    r"(\s+be(?:\s+able\s+to)?|\s+have\s+to|\s+either)?:?"
     r"\s+([a-z]+)",
     re.I,
 )

@@ -43,7 +43,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?"
         r"|(patient |scan |test |blood )?(records?|files?|notes?|results?|scans?|letters?|x-rays?|documents?))"
         r"|(sent|emailed|e-mailed|posted|faxed|given|disclosed|shared)\b.{0,60}"
-        r"\bto the wrong \w+|\bto (my|an|the|their|his|her) (old|previous) address"
+        r"\bto (the wrong \w+|someone else|somebody else|another (patient|person|family)|a stranger)"
+        r"|\bto (my|an|the|their|his|her) (old|previous) address"
         r"|\bsomeone else (opened|read|saw|received|got))\b",
         "personal data breach",
     ),
@@ -52,9 +53,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bapply for\b", "submit an application"),
     (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
     (r"\b(delete|deleted|deletion|erase|remove|forget|forgotten|wiped?)\b", "erasure right to be forgotten"),
-    # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" is a breach
+    # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" or
+    # "sent to someone else by mistake" is a breach
     (
-        r"\b(correct|fix|inaccurate|mistakes?|out of date|outdated|not up to date)\b|\b(address|name|details) "
+        r"\b(correct|fix|inaccurate|(?<!by )mistakes?|out of date|outdated|not up to date)\b|\b(address|name|details) "
         r"(has |have )?changed\b|\bupdate (my|their|his|her) (details|address|records?)\b"
         r"|\bwrong\b(?! (person|people|patient|address|recipient))",
         "rectification inaccurate personal data",
@@ -125,7 +127,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\bopt[- ]?out\b", "opt out"),
     (
-        r"\b(tell|inform|notify|let \w+ know)\b.*\b(patients?|people|individuals?|data subjects?)\b",
+        r"\b(tell|inform|notify|let \w+ know)\b.*\b(patients?|people|individuals?|data subjects?)\b"
+        r"|\b(they|he|she|hospital|practice|surgery|clinic|trust|insurer|company|controller)"
+        r" (\w+ ){0,2}(tell|inform|notify|warn) (me|us)\b",
         "communication to the data subject",
     ),
     (

@@ -106,6 +106,9 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     conditional = "The controller may charge a reasonable fee unless the request is the first one."
     assert yes_no_opener("Can the hospital charge a fee?", conditional) == "Yes, subject to conditions: "
     assert yes_no_opener("Can I see who looked at my record?", "Access logs shall be kept for three years.") == ""
+    # a phrase set off by commas between the modal and its verb, unless it negates
+    assert yes_no_opener("Do they have to tell me?", "The controller must, without undue delay, communicate it.") == "Yes: "
+    assert yes_no_opener("Do they have to tell me?", "The controller must, if not known, communicate it.") == ""
     answer = compose("Does the GDPR apply to a household activity?", [block(exempt, "GDPR Art. 2(2)")], None)
     assert answer.startswith("No: this Regulation does not apply")
 
