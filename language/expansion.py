@@ -276,6 +276,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(for a living|professionally|as (a|my|his|her) job|paid to)\b", "professional"),
     (r"\b(races? cars?|racing cars?|car racing|motor ?sports?|rally driving)\b", "motor racing hazardous sports"),
     (r"\b(complain\w*|unhappy|not happy|dissatisfied)\b", "grievance redressal complaint ombudsman"),
+    # a complaint about how one's data or records are handled goes to the data protection regulator
+    (
+        r"\bcomplain\w*\b(?=.{0,80}\b(data|records?|notes|(access|subject access) requests?|privacy|gdpr|dpo)\b)",
+        "lodge a complaint with a supervisory authority",
+    ),
     (r"\b(laser eye|lasik|glasses|spectacles|contact lenses|short-?sighted|long-?sighted)\b", "refractive error"),
     (r"\b(knee|hip|shoulder|elbow|ankle) replacements?\b", "joint replacement"),
     # the standard exclusions of health policies, as people put them

@@ -254,6 +254,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("We emailed test results to the wrong GP practice. Must we tell the patients?", "personal data breach", "x"),
         ("My hospital sent my scan to someone else by mistake. Do they have to tell me?", "personal data breach", "rectif"),
         ("My hospital sent my scan to someone else by mistake. Must they tell me?", "communication to the data", "x"),
+        ("Who can I complain to if my hospital ignores my access request?", "supervisory authority", "breach"),
+        ("How do I complain about a rejected claim?", "grievance", "supervisory authority"),
         ("I asked for my notes two months ago and heard nothing.", "within one month", "judicial remedy"),
         ("I complained to the regulator and heard nothing for months.", "judicial remedy", "rectification"),
         ("My daughter is 15 and wants to use a mental health app.", "information society services", "breach"),
