@@ -271,6 +271,26 @@ def _asked_act(question: str) -> str:
     return stem[0] if stem else ""
 
 
+def _tells_the_asker(question: str) -> bool:
+    """The act asked about is done to a person ("Should the clinic notify me?", "Must we tell the patients?")."""
+    tokens, at = _party_at(question)
+    if at is None:
+        return False
+    rest = [t for t in tokens[at + 1 :] if t not in _BEFORE_ACT and t not in _ARTICLES]
+    return len(rest) > 1 and rest[0] not in _ALL_PARTIES and rest[1] in _PARTY_KINDS[0]
+
+
+_ARTICLES = frozenset("the a an my our their his her its".split())
+# "notify it to the supervisory authority", "notify the controller": an act done to an authority or an
+# organisation, not to the person a question asks about
+_TO_AUTHORITY_RE = re.compile(
+    r"^(\s+it)?(\s+to)?\s+(the|a|an|its|that)\s+([\w-]+\s+){0,3}?"
+    r"(authorit(y|ies)|commission|board|bod(y|ies)|regulator|controllers?|processors?)\b"
+    r"|^[^,;:.]{0,40}?\bto (the|a|an|its|that) ([\w-]+ ){0,3}(authorit(y|ies)|commission|board|bod(y|ies)|regulator)\b",
+    re.I,
+)
+
+
 def _cue_text(statement: Statement, block: Evidence) -> str:
     """A statement with what gives it its sense: a point after its lead-in, or after the sentence announcing it."""
     return statement.whole if statement.lead_in or not statement.marker else f"{_announcing(block)} {statement.whole}"
@@ -853,6 +873,7 @@ def yes_no_opener(question: str, text: str) -> str:
     in_law = {w for phrase, terms in bridges(question) if act and act in words(phrase) for w in words(terms)}
     in_law |= _PAYING if act in _PAYING else set()
     text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
+    to_person = _tells_the_asker(question)
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))
@@ -862,6 +883,7 @@ def yes_no_opener(question: str, text: str) -> str:
             and (verb[0] in asked or verb[0] in in_law)
             and (not act or verb[0] == act or verb[0] in in_law)  # the act asked about, not another word of it
             and _same_party(question, text, match)
+            and not (to_person and _TO_AUTHORITY_RE.match(text[match.end() :]))
         ):
             acts.append((asked.index(verb[0]) if verb[0] in asked else asked.index(act), match))
     if not acts:

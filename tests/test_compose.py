@@ -107,8 +107,14 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     assert yes_no_opener("Can the hospital charge a fee?", conditional) == "Yes, subject to conditions: "
     assert yes_no_opener("Can I see who looked at my record?", "Access logs shall be kept for three years.") == ""
     # a phrase set off by commas between the modal and its verb, unless it negates
-    assert yes_no_opener("Do they have to tell me?", "The controller must, without undue delay, communicate it.") == "Yes: "
+    apart = "The controller must, without undue delay, communicate it."
+    assert yes_no_opener("Do they have to tell me?", apart) == "Yes: "
     assert yes_no_opener("Do they have to tell me?", "The controller must, if not known, communicate it.") == ""
+    # asked whether the asker is told, a duty to tell an authority or the controller says neither yes nor no
+    to_authority = "The controller must notify it to the supervisory authority without undue delay."
+    assert yes_no_opener("Should the clinic notify me?", to_authority) == ""
+    assert yes_no_opener("Should the clinic notify me?", "The processor must notify the controller.") == ""
+    assert yes_no_opener("Do we have to notify the regulator?", to_authority) == "Yes: "
     answer = compose("Does the GDPR apply to a household activity?", [block(exempt, "GDPR Art. 2(2)")], None)
     assert answer.startswith("No: this Regulation does not apply")
 

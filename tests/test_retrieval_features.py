@@ -252,7 +252,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Can a 14-year-old sign up to a health app on their own?", "child", "breach"),
         ("Will a 70-year-old pay a co-payment on every claim?", "co-payment", "child"),
         ("We emailed test results to the wrong GP practice. Must we tell the patients?", "personal data breach", "x"),
-        ("My hospital sent my scan to someone else by mistake. Do they have to tell me?", "personal data breach", "rectif"),
+        ("My hospital sent my scan to someone else by mistake. Do they have to tell me?", "data breach", "rectif"),
         ("My hospital sent my scan to someone else by mistake. Must they tell me?", "communication to the data", "x"),
         ("Who can I complain to if my hospital ignores my access request?", "supervisory authority", "breach"),
         ("How do I complain about a rejected claim?", "grievance", "supervisory authority"),
