@@ -281,6 +281,13 @@ def _tells_the_asker(question: str) -> bool:
 
 
 _ARTICLES = frozenset("the a an my our their his her its".split())
+# a question whether something costs the asker, and a statement that it is free
+_ASKS_COST_RE = re.compile(
+    r"\b(have|has|need|needs|got) to pay\b|\b(is|are) there (a |any )?(fee|charge|cost)s?\b"
+    r"|\b(does|will) (it|that|this) cost\b|\bcharge (me|us|them|a fee)\b|\bcost (me|us|them) anything\b",
+    re.I,
+)
+_FREE_OF_CHARGE_RE = re.compile(r"(?<!not )\bfree of charge\b", re.I)
 # "notify it to the supervisory authority", "notify the controller": an act done to an authority or an
 # organisation, not to the person a question asks about
 _TO_AUTHORITY_RE = re.compile(
@@ -867,6 +874,8 @@ def yes_no_opener(question: str, text: str) -> str:
     happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
+    if _ASKS_COST_RE.search(question) and _FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
+        return "" if _CONDITION_RE.search(text) else "No: "  # of charge": no, unless it says when a fee applies
     asked, act = words(question), _asked_act(question)
     # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is; a
     # wording's verb for paying ("Does the rider pay for ...?": "The Company will reimburse ...")

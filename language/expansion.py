@@ -372,7 +372,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b"
         r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b"
-        r"|\b(records?|notes|data|file|copy)\b.{0,30}\b(unless|until|if) (i|we|they) pay\b",
+        r"|\b(records?|notes|data|file|copy)\b.{0,30}\b(unless|until|if) (i|we|they) pay\b"
+        r"|\b(have|need|got) to pay\b(?=.{0,60}\b(records?|data|notes|access\w*|authoris\w*|proxy|cop(y|ies))\b)",
         "free of charge reasonable fee",
     ),
     # "add those readings to my record", "put my own notes into my electronic health record"
@@ -382,6 +383,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         "insert information in their own EHR",
     ),
     (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
+    # "checked by anyone outside": an audit, by third parties
+    (
+        r"\b(checked|inspected|reviewed|verified|examined|looked at) by (anyone|someone|somebody|an?|any)?\s?"
+        r"(outside|external|independent|third[- ]part(y|ies))",
+        "audited by third parties",
+    ),
     # a breach log, and a notification sent before every fact is known
     (
         r"\b(keep|kept|keeping|maintain\w*) (a |an |our )?(record|log|register|list)s? of (\w+ ){0,3}(breach|incident)"

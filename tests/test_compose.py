@@ -115,6 +115,11 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     assert yes_no_opener("Should the clinic notify me?", to_authority) == ""
     assert yes_no_opener("Should the clinic notify me?", "The processor must notify the controller.") == ""
     assert yes_no_opener("Do we have to notify the regulator?", to_authority) == "Yes: "
+    # asked whether something costs the asker: a statement that it is free says no, unless it says when a fee applies
+    free = "Authorisations through the proxy services shall be provided free of charge."
+    assert yes_no_opener("Will I have to pay to authorise my daughter as a proxy?", free) == "No: "
+    assert yes_no_opener("Is there a fee?", "Copies are free of charge unless requests are excessive.") == ""
+    assert yes_no_opener("Is there a fee?", "Copies are not free of charge.") == ""
     answer = compose("Does the GDPR apply to a household activity?", [block(exempt, "GDPR Art. 2(2)")], None)
     assert answer.startswith("No: this Regulation does not apply")
 
