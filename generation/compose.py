@@ -397,11 +397,28 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score -= DEFINITION_PENALTY
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
+        score += CUE_BONUS if _after_what_happened(question, statement.text) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
         out.append(Option(index, statement, support.score, score, cue))
     return out
+
+
+# "Our data permit has just been issued": what has happened to the asker; "Once the data permit has been issued,
+# ...": a statement of what follows it
+_HAS_HAPPENED_RE = re.compile(r"\b(?:has|have) (?:just |already |now |recently )?been (\w+(?:ed|en|wn|t))\b", re.I)
+
+
+def _after_what_happened(question: str, text: str) -> bool:
+    """The statement says what follows the event the question says has happened ("has just been issued" /
+    "Once the data permit has been issued, ..."), not how that event comes about."""
+    return any(
+        re.match(
+            rf"^\W*(?:once|after|where|when|if)\b[^,.;]{{0,80}}\b(?:has|have) been {re.escape(done)}\b", text, re.I
+        )
+        for done in _HAS_HAPPENED_RE.findall(question)
+    )
 
 
 def _law_penalty(asked: str | None, special_law: bool, statement: Statement, block: Evidence) -> float:

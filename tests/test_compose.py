@@ -733,3 +733,20 @@ def test_asked_who_may_do_something_the_statement_granting_it_leads_over_duties(
     ]
     answer = compose("Who is allowed to apply to a health data access body for data?", blocks, None)
     assert answer.startswith("Any natural or legal person may submit")
+
+
+def test_a_statement_of_what_follows_the_event_the_asker_is_past_answers_before_one_on_the_event_itself():
+    issuing = block(
+        "The health data access body shall issue or refuse a data permit within three months of receiving a complete "
+        "health data access application.",
+        "EHDS Art. 68(4)",
+    )
+    after = block(
+        "Once the data permit has been issued, the health data access body shall make the electronic health data "
+        "available to the health data user within two months.",
+        "EHDS Art. 68(7)",
+    )
+    asked = "Our data permit has just been issued. How long until we actually get the data?"
+    assert compose(asked, [issuing, after], None).startswith("Once the data permit has been issued")
+    # before the event, the statement on the event answers
+    assert compose("How long does it take to get a data permit?", [issuing, after], None).startswith("The health")
