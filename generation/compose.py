@@ -281,6 +281,8 @@ def _tells_the_asker(question: str) -> bool:
 
 
 _ARTICLES = frozenset("the a an my our their his her its".split())
+# a statement's opening condition, up to its first comma: "Where personal data are processed for research, ..."
+_LEADING_CONDITION_RE = re.compile(r"^\W*(?:where|if|when|once|after|in the case of)\b[^,;:]*,", re.I)
 # a question whether something costs the asker, and a statement that it is free
 _ASKS_COST_RE = re.compile(
     r"\b(have|has|need|needs|got) to pay\b|\b(is|are) there (a |any )?(fee|charge|cost)s?\b"
@@ -900,11 +902,14 @@ def yes_no_opener(question: str, text: str) -> str:
     in_law |= _PAYING if act in _PAYING else set()
     text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     to_person = _tells_the_asker(question)
+    condition = _LEADING_CONDITION_RE.match(text)
+    main_from = condition.end() if condition else 0  # "Where personal data are processed ..., the data subject has"
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
         verb = words(match.group(4))
         if (
             verb
+            and match.start() >= main_from  # the condition's verb is not the act the statement rules on
             and match.group(4).lower() not in _NOT_VERBS
             and (verb[0] in asked or verb[0] in in_law)
             and (not act or verb[0] == act or verb[0] in in_law)  # the act asked about, not another word of it

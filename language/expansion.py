@@ -109,6 +109,29 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(research|study|studies|clinical trial)\b", "scientific research purposes safeguards"),
     (r"\b(unconscious|emergency|life[- ]threatening|a&e)\b", "vital interests incapable of giving consent"),
+    # the other conditions of GDPR Art. 9(2) as people describe their situation
+    (
+        r"\b(posted|published|shared|put|announced|talked about|wrote about)\b.{0,60}"
+        r"\b(publicly|in public|on (social media|facebook|twitter|instagram|tiktok|the internet"
+        r"|(a|his|her|their) blog))\b"
+        r"|\b(made|make|making) (it |them |this )?public\b",
+        "manifestly made public by the data subject",
+    ),
+    (
+        r"\b(court|lawsuit|legal (claim|action|case|proceedings)|litigation|sue[sd]?|suing|tribunal|"
+        r"(negligence|compensation|insurance) claims?|defen[cd](e|ing) (a|the|our|ourselves)\b)",
+        "establishment exercise or defence of legal claims",
+    ),
+    (
+        r"\b(charit(y|ies)|support group|patients'? association|members'? (association|club|society)|church|"
+        r"trade union|(political|religious|philosophical) (group|body|organisation|party))\b",
+        "not-for-profit body members legitimate activities",
+    ),
+    (
+        r"\b(employment law|sick(ness)? (records?|notes?|leave|absence)|occupational|staff sickness|"
+        r"(hr|human resources)|social security|benefits? (claims?|agency))\b",
+        "obligations in the field of employment social security and social protection law",
+    ),
     (
         r"\b(child|children|kid|teenager|under 16|minor|(1[0-7]|[1-9])[- ]years?[- ]olds?)\b"
         r"|\b(son|daughter) (is|aged) (1[0-7]|[1-9])\b",

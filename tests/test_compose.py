@@ -120,6 +120,10 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     assert yes_no_opener("Will I have to pay to authorise my daughter as a proxy?", free) == "No: "
     assert yes_no_opener("Is there a fee?", "Copies are free of charge unless requests are excessive.") == ""
     assert yes_no_opener("Is there a fee?", "Copies are not free of charge.") == ""
+    # the verb of a statement's opening condition is not the act it rules on
+    research = "Where personal data are processed for research, the data subject has the right to object."
+    assert yes_no_opener("Does that lift the ban on processing health data?", research) == ""
+    assert yes_no_opener("Can I object to research on my data?", research) == "Yes, subject to conditions: "
     answer = compose("Does the GDPR apply to a household activity?", [block(exempt, "GDPR Art. 2(2)")], None)
     assert answer.startswith("No: this Regulation does not apply")
 
