@@ -339,6 +339,29 @@ def defines_asked(question: str, text: str) -> bool:
     return match is not None and bool(set(words(match.group("term"))) & content_terms(question))
 
 
+# "Is that profiling?", "Does this count as a data breach?", "Does that make it a processor?": whether a situation is
+# what the law defines
+_CLASSIFIED_AS_RE = re.compile(
+    r"\b(?:is|are|does|do|would|will|could) (?:that|this|it|these|they|those|he|she) (?:still |really |actually )?"
+    r"(?:count as |amount to |constitute |qualify as |be |be considered |be classed as |be treated as "
+    r"|make (?:it|them|us|him|her|me) )?"
+    r"(?:an? |the )?(?P<term>[\w-]+(?: [\w-]+){0,2})\?\s*$",
+    re.I,
+)
+
+
+def _classified_as(question: str) -> str:
+    """The term a yes/no question asks whether its situation falls under, or ''."""
+    match = _CLASSIFIED_AS_RE.search(question)
+    return match.group("term") if match else ""
+
+
+def _defines_term(term: str, text: str) -> bool:
+    """The statement opens by defining the term ("'profiling' means ...")."""
+    match = _DEFINED_TERM_RE.match(text)
+    return match is not None and bool(set(words(match.group("term"))) & set(words(term)))
+
+
 def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Statement) -> bool:
     """The question names this point ("46(2)(c)") or this block's provision ("Principle 2")."""
     if not block.scores.reference_match:
@@ -381,6 +404,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     asks_date = bool(_DATE_QUESTION_RE.search(question))  # "when does it apply?" is answered only by a date
     special_law = not about_ehds(question)
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
+    classified = _classified_as(question)
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -399,6 +423,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score -= DEFINITION_PENALTY
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
+        elif analysis.answer_type == "yes_no" and classified and _defines_term(classified, statement.text):
+            score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
         score += CUE_BONUS if _after_what_happened(question, statement.text) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0

@@ -754,3 +754,19 @@ def test_a_statement_of_what_follows_the_event_the_asker_is_past_answers_before_
     assert compose(asked, [issuing, after], None).startswith("Once the data permit has been issued")
     # before the event, the statement on the event answers
     assert compose("How long does it take to get a data permit?", [issuing, after], None).startswith("The health")
+
+
+def test_asked_whether_a_situation_is_what_the_law_defines_the_definition_answers():
+    definition = block(
+        "‘profiling’ means any form of automated processing of personal data consisting of the use of personal data "
+        "to evaluate certain personal aspects relating to a natural person, in particular to predict their behaviour.",
+        "GDPR Art. 4(4)",
+    )
+    right = block(
+        "The data subject has the right not to be subject to a decision based solely on automated processing, "
+        "including profiling, which produces legal effects concerning him or her.",
+        "GDPR Art. 22(1)",
+    )
+    asked = "We use patients' records to predict who is likely to miss appointments. Is that profiling?"
+    assert compose(asked, [right, definition], None).startswith("‘profiling’ means")
+    assert compose("Can I refuse a decision made only by profiling?", [right, definition], None).startswith("The data")
