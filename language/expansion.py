@@ -34,6 +34,55 @@ EXPANSIONS: list[tuple[str, str]] = [
         r".{0,60}\b(data|records?|privacy|information)\b",
         "contact details of the data protection officer",
     ),
+    (
+        r"\b(several|multiple|two|three|four|five|separate|different|many|more than one|each) (\w+ ){0,2}"
+        r"(countries|member states|health data access bodies|hdabs|national bodies)\b",
+        "more than one Member State single application",
+    ),
+    # a record someone finds one-sided or incomplete: their own statement added to it
+    (
+        r"\b(add|adding|added|include|including|attach|attaching|put) (my|our|their|his|her|a|an) (own )?"
+        r"(account|statement|version|side|comments?|views?)\b|\bone-sided\b"
+        r"|\bincomplete (data|records?|notes|file|information)\b|\b(records?|notes|file) (is|are) incomplete\b",
+        "incomplete personal data completed supplementary statement",
+    ),
+    # a contract on paper or signed electronically: "in writing, including in electronic form"
+    (
+        r"\bon paper\b|\be-?sign(ed|ature|ing)?\b|\b(electronically|digitally) signed\b|\bin writing\b"
+        r"|\bwritten (contract|agreement)\b",
+        "in writing including in electronic form",
+    ),
+    # systems back after an incident: restoring availability and access in a timely manner
+    (
+        r"\b(incident|attack|ransomware|outage|crash(ed)?|(systems?|servers?) (were|was|went) down)\b.{0,80}"
+        r"\b(restor\w*|recover\w*|back online|back up and running|get(ting)? (\w+ ){0,3}back)\b"
+        r"|\b(restor\w*|recover\w*|back online|back up and running|get(ting)? (\w+ ){0,3}back)\b.{0,80}"
+        r"\b(incident|attack|ransomware|outage|crash)",
+        "restore the availability and access to personal data in a timely manner physical or technical incident",
+    ),
+    # one assessment for several similar roll-outs
+    (
+        r"\b(separate|several|multiple|individual|six|five|four|three|two) (\w+ )?"
+        r"(dpias|impact assessments|assessments)\b"
+        r"|\b(one|single|a single|the same) (dpia|impact assessment|assessment)\b",
+        "a single assessment may address a set of similar processing operations",
+    ),
+    # what weighs when a regulator sets a fine
+    (
+        r"\b(count|weigh|go|work|be held) (in|against) (our|my|their|us|them|your) ?(favou?r)?\b|\bmitigat\w*\b"
+        r"|\b(decid\w*|set\w*|calculat\w*|work\w* out) (\w+ ){0,3}fines?\b|\bhow (big|large|high) (a |the )?fine\b",
+        "deciding whether to impose an administrative fine and on its amount due regard",
+    ),
+    # results held back until a clinician has explained them
+    (
+        r"\b(held|hold|holding|kept|keep) back\b|\bdelay(ed|ing)? (my |the |their )?(access|results?)\b"
+        r"|\buntil (my |the |a )?(doctor|consultant|gp|clinician|health professional) (has )?(explained|talked|spoken)",
+        "delaying their access until a health professional is able to communicate and explain",
+    ),
+    (
+        r"\b(bariatric|gastric (band|bypass|sleeve)|weight[- ]loss (surgery|operation|treatment)|stomach stapling)\b",
+        "surgical treatment of obesity weight control",
+    ),
     (r"\bsccs?\b", "standard data protection clauses"),
     (r"\bbcrs?\b", "binding corporate rules"),
     # plain words -> legal terms
@@ -76,7 +125,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(object|objection|stop (using|processing|sending|contacting|emailing|calling|texting))\b", "right to object"),
     (
-        r"\bmarketing\b|\b(adverts?|advertising|promotional|sales) (letters?|emails?|calls?|texts?|messages?)\b",
+        r"\bmarketing\b|\b(adverts?|advertising|promotional|sales) (letters?|emails?|calls?|texts?|messages?)\b"
+        r"|\b(email\w*|e-mail\w*|text\w*|send\w*|post\w*) (me|us|them|him|her) (\w+ ){0,2}"
+        r"(offers|promotions|deals|newsletters?|adverts?)\b",
         "direct marketing",
     ),
     (

@@ -63,9 +63,17 @@ CONTEXT_NAMES = frozenset(
 FOREIGN_REGIME_RE = re.compile(
     r"\b(hipaa|hitech|ccpa|cpra|pipeda|phipa|lgpd|appi|popia|pdpa|ferpa|glba|coppa|oaic|cfr|ftc|hhs)\b", re.I
 )
+
+
 # Places outside the corpus's jurisdictions: the regime asked about, unless the question names an indexed
 # instrument ("I run a US telehealth service ... does the GDPR apply to us?": the GDPR is asked about, the US
 # is where the asker is).
+def is_context_name(name: str) -> bool:
+    """A name that only says where or when ("NHS", "Germany", "Germany and Italy": member states named together)."""
+    parts = [w for w in name.lower().split() if w not in ("and", "of", "the")]
+    return bool(parts) and all(w in CONTEXT_NAMES for w in parts)
+
+
 FOREIGN_PLACE_RE = re.compile(
     r"\b(?:(?-i:US)|united states|u\.s\.|usa|america|american|california|californian|texas|new york|canada|"
     r"canadian|ontario|australia|australian|new zealand|brazil|brazilian|japan|japanese|china|chinese|singapore|"
@@ -129,7 +137,7 @@ class Asked:
 
     @classmethod
     def of(cls, question: str) -> Asked:
-        names = [n for n in salient_names(question) if n.lower() not in CONTEXT_NAMES]
+        names = [n for n in salient_names(question) if not is_context_name(n)]
         foreign = [m.group(0) for m in FOREIGN_REGIME_RE.finditer(question)]
         instrument = instrument_named(question)
         places = [m.group(0) for m in FOREIGN_PLACE_RE.finditer(question)]

@@ -20,7 +20,7 @@ from language.titles import names, passage_title, title_of
 from language.words import words
 from nodes.grade import grade
 from nodes.retrieve import retrieve
-from retrieval.grading import FOREIGN_REGIME_CAP, ChunkGrade, apply_grades, grade_all
+from retrieval.grading import FOREIGN_REGIME_CAP, ChunkGrade, apply_grades, grade_all, is_context_name
 from retrieval.resources import Resources
 from retrieval.search import RetrievalOptions
 from retrieval.sparse import document_terms, encode_document, encode_query, token_index
@@ -156,6 +156,17 @@ def test_where_the_asker_is_sets_the_scene_when_the_question_names_the_law_it_as
     assert regime.confidence <= FOREIGN_REGIME_CAP and "US" in regime.missing_names
 
 
+def test_member_states_named_together_only_say_where_and_are_no_name_a_chunk_must_mention():
+    provision = chunk(
+        "A health data applicant seeking access to data held in more than one Member State shall submit a single "
+        "health data access application.",
+        "EHDS Art. 67(3)",
+    )
+    asked = "Our study needs hospital data from France, Germany and Italy. Do we apply to three separate bodies?"
+    assert grade_all(asked, [provision])[0].missing_names == []
+    assert is_context_name("Germany and Italy") and not is_context_name("Freedom of Information")
+
+
 def test_a_name_is_matched_as_a_word_and_not_inside_another_word():
     text = "the status of the data subject and the use of EPRs"
     assert not mentions("US", text.lower(), set(words(text)))  # not in "status" nor in "use"
@@ -262,6 +273,24 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("We're defending a clinical negligence claim. Can we use the records?", "legal claims", "breach"),
         ("Can a patient support charity keep its members' health details?", "not-for-profit body", "breach"),
         ("HR wants to process staff sickness records.", "field of employment", "breach"),
+        (
+            "Our study needs data from France, Germany and Italy. Do we apply to three separate HDABs?",
+            "single",
+            "breach",
+        ),
+        ("The notes are one-sided. Can I get my own account added to the file?", "supplementary statement", "breach"),
+        ("Does the processing agreement have to be signed on paper, or is e-signed fine?", "electronic form", "breach"),
+        ("After the ransomware attack, how fast must we get the systems back?", "restore the availability", "erasure"),
+        ("Do we need six separate DPIAs for the same kit?", "single assessment", "breach"),
+        ("We reported it at once. Will that count in our favour when they decide on a fine?", "amount", "breach"),
+        (
+            "Could my biopsy result be held back until my consultant has explained it?",
+            "delaying their access",
+            "breach",
+        ),
+        ("Would CareShield pay for bariatric surgery?", "obesity", "breach"),
+        ("A clinic keeps emailing me offers for its treatments.", "direct marketing", "breach"),
+        ("The health data access body said my application was incomplete.", "", "supplementary"),
         ("How do I complain about a rejected claim?", "grievance", "supervisory authority"),
         ("I asked for my notes two months ago and heard nothing.", "within one month", "judicial remedy"),
         ("I complained to the regulator and heard nothing for months.", "judicial remedy", "rectification"),
