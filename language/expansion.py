@@ -83,6 +83,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(bariatric|gastric (band|bypass|sleeve)|weight[- ]loss (surgery|operation|treatment)|stomach stapling)\b",
         "surgical treatment of obesity weight control",
     ),
+    # patients' data received from another organisation, not from the patients themselves
+    (
+        r"\b(from|by) (another|a different|an?other|the previous|their (old|previous)|a referring) "
+        r"(trust|hospital|provider|organisation|agency|practice|gp|clinic|controller|company)\b"
+        r"|\b(took|taken|take|taking) over (\w+ ){0,3}(records|files|data|patients)\b|\bnot from the patients?\b",
+        "personal data have not been obtained from the data subject",
+    ),
     (r"\bsccs?\b", "standard data protection clauses"),
     (r"\bbcrs?\b", "binding corporate rules"),
     # plain words -> legal terms
@@ -476,7 +483,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     # asking for a deadline or for whom to notify: the law writes time limits and notification duties
     (
-        r"\b(by when|deadline|how (quickly|soon|fast)|time limit|how (long|much time) do (i|we|they|you) have)\b",
+        r"\b(by when|deadline|how (quickly|soon|fast)|time limit|how (long|much time) do (i|we|they|you) have"
+        r"|how (long|much time) have (i|we|they|you) got)\b",
         "without undue delay not later than within time limit",
     ),
     (r"\bwho (do|does|must|should) (i|we|they|you|he|she|it) (have to |need to )?(tell|inform|notify)\b", "notify"),

@@ -291,6 +291,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Would CareShield pay for bariatric surgery?", "obesity", "breach"),
         ("A clinic keeps emailing me offers for its treatments.", "direct marketing", "breach"),
         ("The health data access body said my application was incomplete.", "", "supplementary"),
+        ("We took over records from another trust. When must we send privacy information?", "not been", "breach"),
+        ("How long have we got to reply?", "time limit", "breach"),
         ("How do I complain about a rejected claim?", "grievance", "supervisory authority"),
         ("I asked for my notes two months ago and heard nothing.", "within one month", "judicial remedy"),
         ("I complained to the regulator and heard nothing for months.", "judicial remedy", "rectification"),
