@@ -90,6 +90,20 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(took|taken|take|taking) over (\w+ ){0,3}(records|files|data|patients)\b|\bnot from the patients?\b",
         "personal data have not been obtained from the data subject",
     ),
+    # the regulator's sign-off before processing starts
+    (
+        r"\b(sign[- ]?off|approval|permission|authori[sz]ation|green light|go-ahead)\b.{0,40}"
+        r"\b(regulator|supervisory authority|ico|data protection authority)\b"
+        r"|\b(regulator|supervisory authority|ico)('s)? (sign[- ]?off|approval|permission|go-ahead|green light)\b",
+        "obtain prior authorisation from the supervisory authority",
+    ),
+    (r"\b(archive|archives|archiving|historical records?)\b", "archiving purposes in the public interest"),
+    # data used although the person opted out: the exception to the opt-out
+    (
+        r"\b(opted out|opt(ed)?[- ]out)\b.{0,80}\b(still|anyway|regardless|nevertheless|even so)\b"
+        r"|\b(still|anyway|despite|even though|even if)\b.{0,80}\b(opted out|opt(ed)?[- ]out)\b",
+        "exception to the right to opt out",
+    ),
     (r"\bsccs?\b", "standard data protection clauses"),
     (r"\bbcrs?\b", "binding corporate rules"),
     # plain words -> legal terms
