@@ -91,6 +91,8 @@ _EXCEPTION_RE = re.compile(
     r"\bnot (be )?(covered|payable|admissible|reimbursed)\b|\b(is|are|shall be) excluded\b", re.I
 )
 
+# "not covered until ...", "... unless ...": an exclusion with a condition, which leaves the cover conditional
+_QUALIFIED_RE = re.compile(r"\b(until|unless|except|after|before|within|only|subject to|provided)\b", re.I)
 
 # the IRDAI standard exclusion codes a wording quotes: Excl01-Excl03 are waiting periods (pre-existing diseases,
 # specified diseases, the first 30 days), from Excl04 on the exclusions proper (Excl18: maternity)
@@ -122,6 +124,8 @@ def coverage_line(answer: str, citations: list[Citation], blocks: list[Evidence]
         lead = answer.split("[Source", 1)[0]
         if polarity == "covered" and _EXCEPTION_RE.search(lead):
             polarity = "not_covered"  # "Out-patient consultations ... are not covered", within a benefit clause
+        elif polarity == "conditional" and _EXCEPTION_RE.search(lead) and not _QUALIFIED_RE.search(lead):
+            polarity = "not_covered"  # "Expenses of the newborn baby are not covered", within the maternity benefit
         # "o. Maternity: Code - Excl18" quoted from a clause headed "Waiting Periods" is an exclusion
         polarity = _polarity_of_code(lead) or polarity
         if polarity == "not_covered" and answer.startswith(ONLY_SOME):

@@ -627,6 +627,27 @@ def test_the_coverage_line_follows_the_standard_exclusion_code_of_the_quoted_cla
     assert coverage_line("Maternity expenses are paid after 2 years [Source 1].", cited, [waiting])[1] == "conditional"
 
 
+def test_a_clause_of_a_conditional_benefit_saying_what_it_does_not_cover_is_not_labelled_covered():
+    from core.types import Citation
+    from generation.blocks import coverage_line
+
+    maternity = clause(
+        "3.7 Maternity Benefit\nAfter the maternity waiting period, the Company will indemnify Maternity Expenses up "
+        "to Rs. 30,000 per delivery. Expenses of the newborn baby are not covered under this Rider.",
+        "Rider cl. 3.7",
+        section_key="benefits",
+        coverage_type="conditional",
+    )
+    cited = [Citation(source=1, citation="Rider cl. 3.7", document="Rider")]
+    newborn = "Expenses of the newborn baby are not covered under this Rider [Source 1]."
+    assert coverage_line(newborn, cited, [maternity])[1] == "not_covered"
+    waiting = "Pre-existing diseases are not covered until 36 months of cover [Source 1]."  # a wait, not an exclusion
+    assert coverage_line(waiting, cited, [maternity])[1] == "conditional"
+    assert (
+        coverage_line("Maternity Expenses are paid after the wait [Source 1].", cited, [maternity])[1] == "conditional"
+    )
+
+
 EHDS_9_2 = (
     "2. The information referred to in paragraph 1 shall be given through electronic health data access services, "
     "free of charge and without delay. It shall include at least:\n"
