@@ -581,7 +581,7 @@ def lead_option(
         home = blocks[best.block]
         # a commentary restating a provision the evidence holds ("GDPR Art. 35(1) requires ...") yields to it
         named = [o for o in ranked if _outranks(blocks[o.block], home) and _names(best, blocks[o.block])]
-        above = [o for o in ranked if _outranks(blocks[o.block], home) and not o.statement.marker]
+        above = [o for o in ranked if _outranks(blocks[o.block], home) and _states_a_rule(o.statement)]
         # ... unless another provision answers the question clearly better (the commentary names 37(6) for one
         # clause and restates 37(5) in the next)
         if named and (not above or named[0].support >= above[0].support - BINDING_SUPPORT_MARGIN):
@@ -600,6 +600,21 @@ def lead_option(
             if above[0].support >= best.support - BINDING_SUPPORT_MARGIN:
                 return above[0]
     return best
+
+
+# a lead-in putting a duty on someone, its points being what they must do: "... shall implement appropriate technical
+# and organisational measures ...", "Those measures include ...: (c) the ability to restore ..."
+_DUTY_LEAD_IN_RE = re.compile(
+    r"\b(shall|must) (implement|take|ensure|put in place|adopt|apply)\b"
+    r"|\b(measures|safeguards|steps) (shall |must |may )?include\b",
+    re.I,
+)
+
+
+def _states_a_rule(statement: Statement) -> bool:
+    """A statement states a rule on its own, or is a point of a lead-in that puts a duty to act (not one item of
+    what an application or a notice must contain)."""
+    return not statement.marker or bool(_DUTY_LEAD_IN_RE.search(statement.lead_in))
 
 
 # How much a source binds, most first (a provision; a recital or annex; official guidance or a standard; commentary;
@@ -1005,8 +1020,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         text = render(option.statement, blocks[option.block], lead=number == 0)
         if option is lead and named_subject:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
-        if number and option is not listed and len(text.split()) > budget:
-            break
+        if number and option is not listed and option is not lead and len(text.split()) > budget:
+            break  # what follows the lead is cut, never the lead after a long antecedent
         if number == 0 and analysis.answer_type == "yes_no":
             lead_text = _PRONOUN_RE.sub(named_subject, render(lead.statement, blocks[lead.block]), count=1)
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no

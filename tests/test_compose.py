@@ -791,3 +791,26 @@ def test_asked_whether_a_situation_is_what_the_law_defines_the_definition_answer
     asked = "We use patients' records to predict who is likely to miss appointments. Is that profiling?"
     assert compose(asked, [right, definition], None).startswith("‘profiling’ means")
     assert compose("Can I refuse a decision made only by profiling?", [right, definition], None).startswith("The data")
+
+
+ART_32_1 = (
+    "1. The controller and the processor must implement appropriate technical and organisational measures to ensure a "
+    "level of security appropriate to the risk, taking into account the state of the art, the costs of implementation, "
+    "the nature, scope, context and purposes of processing and the risk of varying likelihood and severity for the "
+    "rights and freedoms of natural persons. Those measures include, among others and as appropriate:\n"
+    "(a) pseudonymisation and encryption of personal data;\n"
+    "(b) the ability to restore, in a timely manner, the availability of and access to personal data after a "
+    "physical or technical incident."
+)
+
+
+def test_a_point_of_a_list_of_measures_leads_over_a_commentary_and_is_never_cut_after_its_antecedent():
+    commentary = block(
+        "A personal data breach covers availability incidents such as ransomware that locks clinicians out of records.",
+        "Commentary: breaches",
+        authority="commentary",
+    )
+    asked = "After the ransomware incident, what does the law say about restoring access to records in a timely manner?"
+    answer = compose(asked, [commentary, block(ART_32_1, "GDPR Art. 32(1)")], None)
+    assert answer.startswith("The controller and the processor must implement")  # the measures' antecedent ...
+    assert "the ability to restore, in a timely manner" in answer  # ... and the measure itself, past the budget
