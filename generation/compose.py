@@ -108,6 +108,7 @@ _DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(mean
 _EXTENDS_RE = re.compile(r"\b(extend\w*|prolong\w*)\b.{0,80}\b(additional|further)\b", re.I)
 _COUNT = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.I)
+_TIME_UNIT_RE = re.compile(r"(hours?|days?|weeks?|months?|years?)", re.I)
 _DATE_QUESTION_RE = re.compile(
     r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b"
     r"|^\W*when (did|was|were)\b",  # "When did the DSPT replace the IG Toolkit?"
@@ -322,6 +323,8 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
     if _DATE_QUESTION_RE.search(question):
         return bool(_DATE_RE.search(text))
     if counted := _HOW_MANY_RE.search(question):  # "how many digits?": a number of digits ("10 digits", "10-digit")
+        if _TIME_UNIT_RE.fullmatch(counted.group(1)):  # "how many days in advance?": "at least 48 hours before"
+            return bool(re.search(_PERIOD, text, re.I))
         noun = re.escape(counted.group(1).lower().rstrip("s"))
         return bool(re.search(rf"\b({_COUNT})[- ](\w+[- ])?{noun}", text, re.I))
     if _MAXIMUM_QUESTION_RE.search(question) and analysis.answer_type in ("deadline", "amount"):

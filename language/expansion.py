@@ -342,7 +342,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\bbefore (i'?m |i am |he is |she is |they are |being |getting |the )?(admitted|admission|hospitali[sz]ed)\b"
         r"|\b(pre|post)-?hospital\b"
-        r"|\bafter (i'?m |i am |being |getting )?(discharged|leaving hospital)\b",
+        r"|\bafter (i'?m |i am |being |getting )?(discharged|leaving hospital)\b|\bafter (the )?discharge\b"
+        r"|\bfollow-?up (treatment|care|visits?|appointments?|physio\w*|consultations?)\b",
         "pre-hospitalisation post-hospitalisation",
     ),
     (r"\b(drunk|intoxicated|under the influence)\b", "alcoholism substance abuse"),
@@ -370,6 +371,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bivf\b|\b(conceive|fertility treatment)\b", "in vitro fertilisation assisted reproduction infertility"),
     (r"\b(for a living|professionally|as (a|my|his|her) job|paid to)\b", "professional"),
     (r"\b(races? cars?|racing cars?|car racing|motor ?sports?|rally driving)\b", "motor racing hazardous sports"),
+    # telling the insurer about an admission or a claim: notifying the TPA or the Company, before it
+    (
+        r"\b(tell|inform|let \w+ know|warn|call|ring|contact)\b.{0,20}\b(insurer|insurance company|company|tpa)\b",
+        "notify the TPA or the Company",
+    ),
+    (r"\b(days?|weeks?|hours?) (in advance|beforehand|ahead)\b|\bin advance\b", "before admission at least"),
     (r"\b(complain\w*|unhappy|not happy|dissatisfied)\b", "grievance redressal complaint ombudsman"),
     # a complaint about how one's data or records are handled goes to the data protection regulator
     (

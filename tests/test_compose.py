@@ -814,3 +814,12 @@ def test_a_point_of_a_list_of_measures_leads_over_a_commentary_and_is_never_cut_
     answer = compose(asked, [commentary, block(ART_32_1, "GDPR Art. 32(1)")], None)
     assert answer.startswith("The controller and the processor must implement")  # the measures' antecedent ...
     assert "the ability to restore, in a timely manner" in answer  # ... and the measure itself, past the budget
+
+
+def test_asked_how_many_days_a_period_in_hours_answers():
+    notice = block(
+        "The Insured Person shall notify the Company at least 48 hours before a planned admission.", "R cl. 7.1"
+    )
+    window = block("Expenses in the 30 days before admission are covered if the claim is admitted.", "R cl. 3.2")
+    asked = "How many days in advance must I tell the insurer about a planned admission?"
+    assert compose(asked, [window, notice], None).startswith("The Insured Person shall notify")

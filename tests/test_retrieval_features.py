@@ -296,6 +296,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Could national law make us get the regulator's sign-off before we start?", "prior authorisation", "breach"),
         ("Could national law limit people's rights over our historical archive?", "archiving purposes", "breach"),
         ("I've opted out. Could a public health agency still get my data anyway?", "exception to the right", "breach"),
+        ("How many days in advance must I tell the insurer about a planned admission?", "notify the TPA", "breach"),
+        ("How long after discharge can I claim for follow-up physiotherapy?", "post-hospitalisation", "breach"),
         ("How do I complain about a rejected claim?", "grievance", "supervisory authority"),
         ("I asked for my notes two months ago and heard nothing.", "within one month", "judicial remedy"),
         ("I complained to the regulator and heard nothing for months.", "judicial remedy", "rectification"),
