@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from core.types import Evidence, Scores
-from generation.compose import _CUES, compose, yes_no_opener
+from generation.compose import _CUES, compose
 from generation.offline import OfflineAnswerer
+from generation.opener import yes_no_opener
 from generation.prompts import REFUSAL
 from language.coherence import fragments
 

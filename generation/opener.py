@@ -1,0 +1,203 @@
+"""Whether a statement answers a yes/no question Yes, No, "Yes, subject to conditions" or "Only in some cases":
+it must rule on the very act the question asks about ("Can I withdraw ...?" / "shall have the right to withdraw"),
+for the party it asks about (the data subject for "I", the controller for "the hospital"), and, asked whether the
+asker is told, say that the asker (not an authority) is told. The composer opens a yes/no answer with it and takes a
+statement it opens as one carrying the asked fact."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from generation.blocks import ONLY_SOME
+from language.analysis import question_sentence
+from language.expansion import bridges
+from language.question import content_terms
+from language.words import words
+
+# "must, without undue delay, communicate": a phrase set off by commas (not a negation) may stand between the
+# modal and its verb
+_MODAL_VERB_RE = re.compile(
+    r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
+    r"(\s+be(?:\s+able\s+to)?|\s+have\s+to|\s+either)?:?"
+    r"\s+([a-z]+)",
+    re.I,
+)
+# "the controller may either: (b) refuse to act": a point completes its lead-in's modal
+_POINT_AFTER_LEAD_IN_RE = re.compile(r":\s*\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]\s+", re.I)
+# "shall have the right to withdraw", "has the right to obtain": a right is a permission of its verb (the groups
+# line up with _MODAL_VERB_RE's: modal, negation, filler, verb)
+_RIGHT_TO_RE = re.compile(
+    r"\b(shall|has|have|will|is|are)(\s+not|n't)?(\s+(?:have\s+)?(?:the\s+)?right\s+to|\s+entitled\s+to)\s+([a-z]+)",
+    re.I,
+)
+_NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
+_CONDITION_RE = re.compile(
+    r"\b(unless|except|provided that|only (if|where|when)|subject to|to the extent|on condition)\b"
+    r"|^\W*(where|if|for (any )?(further|additional|subsequent))\b",  # "For any further copies ..., the controller may"
+    re.I,
+)
+
+
+@lru_cache(maxsize=4096)  # every statement's subject and every question, once per text
+def _party_words_in_order(text: str) -> tuple[str, ...]:
+    """Lower-case words in order, a plural as its singular ("representatives": "representative")."""
+    return tuple(
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        for w in re.findall(r"[a-z]+", text.lower())
+    )
+
+
+def _party_words(text: str) -> frozenset[str]:
+    return frozenset(_party_words_in_order(text))
+
+
+# Who a question or a statement is about, by kind: a person asking about themselves is the data subject, the
+# natural person or the insured person a provision speaks of; "we", a hospital or a trust is the controller,
+# processor or provider; a question about the GDPR or a rider is answered by what "this Regulation" or "the
+# Company" does.
+_PARTY_KINDS = tuple(
+    _party_words(kind)
+    for kind in (
+        "i me myself patient mum dad mother father child family person people individual subject natural "
+        "member policyholder user representative you they",  # "they": a person or an organisation
+        "we us hospital trust clinic practice surgery gp organisation controller processor provider holder "
+        "company insurer professional doctor they",
+        "gdpr ehds regulation law rule rider policy wording scheme company insurer",
+    )
+)
+# words a modal is followed by that are not the act: adverbs ("are still") and prepositions ("is without prejudice")
+_NOT_VERBS = frozenset(
+    "still often also only always never already usually generally then thus however not without with within in on "
+    "to of for by from under".split()
+)
+_ONLY_RE = re.compile(r"^(?:\W*\w+){0,8}?\W+only\b", re.I)
+# "alternative treatments (other than AYUSH treatment)": what an exclusion leaves out of it
+EXCEPTED = r"\b(other than|except(?: for)?|excluding|apart from)\b"
+_NEGATED_SUBJECT_RE = re.compile(rf"\b(not|without)\b|{EXCEPTED}", re.I)
+_CLAUSE_BREAK_RE = re.compile(r"[,;:]|\b(?:so that|where|when|if|unless|which|who)\b", re.I)
+
+
+def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
+    """The statement's subject (its words before the modal, within the clause) is who the question asks
+    about: the same words, or the same kind of party ("the data subject" for "I", "the controller" for
+    "the hospital", "this Regulation" for "the GDPR")."""
+    clauses = [c for c in _CLAUSE_BREAK_RE.split(text[: match.start()]) if c and c.strip()]
+    before = clauses[-1] if clauses else ""  # "Natural persons, or their representatives ..., have the right"
+    if _NEGATED_SUBJECT_RE.search(before):  # "Out-patient consultations not followed by a Day Care Treatment"
+        return False  # is not the day care treatment asked about
+    if set(words(before)) & content_terms(question):
+        return True
+    subject, asked = _party_words(before), _asked_party(question)
+    return any(subject & kind and asked in kind for kind in _PARTY_KINDS)
+
+
+_ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
+_PAYING = frozenset(words("pay reimburse indemnify cover"))
+# "If a patient agreed to something, can they ...?": the asking clause follows the condition
+_CONDITION_FIRST_RE = re.compile(r"^\s*(?:if|when|where|once|after|before)\b[^,?]*,\s*", re.I)
+
+
+def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
+    """The asking sentence's words and where its first party word is (None when it names none)."""
+    tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", question_sentence(question)))
+    # "the individual rider", "the group scheme": a word naming the policy's kind is not a party
+    parties = (i for i, w in enumerate(tokens) if w in _ALL_PARTIES and tokens[i + 1 : i + 2] != ("rider",))
+    return tokens, next(parties, None)
+
+
+def _asked_party(question: str) -> str:
+    """The party a yes/no question asks about: the first party word of its asking sentence ("Does the GDPR
+    require us to encrypt patient records?": the GDPR, not the patients), or '' when it names none."""
+    tokens, at = _party_at(question)
+    return tokens[at] if at is not None else ""
+
+
+# between the party and its act: "Are we (still) allowed to send ...", "Do I have to give ...", "Can I really ..."
+_BEFORE_ACT = frozenset(
+    "still also really actually just ever even legally lawfully always then later now afterwards simply be able "
+    "allowed permitted required obliged entitled to have has need needs".split()
+)
+
+
+def _asked_act(question: str) -> str:
+    """The act a yes/no question asks about, stemmed: the first word after its party, past the modal's helpers
+    ("Can I look up my neighbour's record if I have system access?": look, not access); '' when the asking
+    sentence names no party."""
+    tokens, at = _party_at(question)
+    if at is None:
+        return ""
+    act = next((t for t in tokens[at + 1 :] if t not in _BEFORE_ACT and t not in _ALL_PARTIES), "")
+    stem = words(act)
+    return stem[0] if stem else ""
+
+
+def _tells_the_asker(question: str) -> bool:
+    """The act asked about is done to a person ("Should the clinic notify me?", "Must we tell the patients?")."""
+    tokens, at = _party_at(question)
+    if at is None:
+        return False
+    rest = [t for t in tokens[at + 1 :] if t not in _BEFORE_ACT and t not in _ARTICLES]
+    return len(rest) > 1 and rest[0] not in _ALL_PARTIES and rest[1] in _PARTY_KINDS[0]
+
+
+_ARTICLES = frozenset("the a an my our their his her its".split())
+# a statement's opening condition, up to its first comma: "Where personal data are processed for research, ..."
+_LEADING_CONDITION_RE = re.compile(r"^\W*(?:where|if|when|once|after|in the case of)\b[^,;:]*,", re.I)
+# a question whether something costs the asker, and a statement that it is free
+_ASKS_COST_RE = re.compile(
+    r"\b(have|has|need|needs|got) to pay\b|\b(is|are) there (a |any )?(fee|charge|cost)s?\b"
+    r"|\b(does|will) (it|that|this) cost\b|\bcharge (me|us|them|a fee)\b|\bcost (me|us|them) anything\b",
+    re.I,
+)
+_FREE_OF_CHARGE_RE = re.compile(r"(?<!not )\bfree of charge\b", re.I)
+# "notify it to the supervisory authority", "notify the controller": an act done to an authority or an
+# organisation, not to the person a question asks about
+_TO_AUTHORITY_RE = re.compile(
+    r"^(\s+it)?(\s+to)?\s+(the|a|an|its|that)\s+([\w-]+\s+){0,3}?"
+    r"(authorit(y|ies)|commission|board|bod(y|ies)|regulator|controllers?|processors?)\b"
+    r"|^[^,;:.]{0,40}?\bto (the|a|an|its|that) ([\w-]+ ){0,3}(authorit(y|ies)|commission|board|bod(y|ies)|regulator)\b",
+    re.I,
+)
+
+
+def yes_no_opener(question: str, text: str) -> str:
+    """'Yes: ' or 'No: ' when the statement says whether the very act the question asks about may or must
+    happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
+    "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
+    the statement allows only part of the act ("can download ... only non-personal data")."""
+    if _ASKS_COST_RE.search(question) and _FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
+        return "" if _CONDITION_RE.search(text) else "No: "  # of charge": no, unless it says when a fee applies
+    asked, act = words(question), _asked_act(question)
+    # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is; a
+    # wording's verb for paying ("Does the rider pay for ...?": "The Company will reimburse ...")
+    in_law = {w for phrase, terms in bridges(question) if act and act in words(phrase) for w in words(terms)}
+    in_law |= _PAYING if act in _PAYING else set()
+    text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
+    to_person = _tells_the_asker(question)
+    condition = _LEADING_CONDITION_RE.match(text)
+    main_from = condition.end() if condition else 0  # "Where personal data are processed ..., the data subject has"
+    acts = []  # (where the question says the act, the statement's modal and act)
+    for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
+        verb = words(match.group(4))
+        if (
+            verb
+            and match.start() >= main_from  # the condition's verb is not the act the statement rules on
+            and match.group(4).lower() not in _NOT_VERBS
+            and (verb[0] in asked or verb[0] in in_law)
+            and (not act or verb[0] == act or verb[0] in in_law)  # the act asked about, not another word of it
+            and _same_party(question, text, match)
+            and not (to_person and _TO_AUTHORITY_RE.match(text[match.end() :]))
+        ):
+            acts.append((asked.index(verb[0]) if verb[0] in asked else asked.index(act), match))
+    if not acts:
+        return ""
+    # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which
+    # "shall not refuse renewal" answers and "is renewable" does not
+    match = min(acts, key=lambda act: act[0])[1]
+    if _ONLY_RE.match(text[match.end() :]):
+        return ""
+    negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
+    if _CONDITION_RE.search(text):
+        return ONLY_SOME if negative else "Yes, subject to conditions: "
+    return "No: " if negative else "Yes: "
