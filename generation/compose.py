@@ -114,6 +114,9 @@ _DATE_QUESTION_RE = re.compile(
     r"|^\W*when (did|was|were)\b",  # "When did the DSPT replace the IG Toolkit?"
     re.I,
 )
+_APPLIES_RE = re.compile(
+    r"\b(appl(y|ies|ied|ication)|in force|takes? effect|enter(s|ed)? into force|start(s|ed)?|begins?|began)\b", re.I
+)
 _DATE_RE = re.compile(
     r"\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b"
     r"|\b(from|by|until|before|in|since) (\d{1,2} )?((january|february|march|april|may|june|july|august|september"
@@ -178,8 +181,10 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(statement.points) and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         return bool(yes_no_opener(question, text))
-    if _DATE_QUESTION_RE.search(question):
-        return bool(_DATE_RE.search(text))
+    if asked := _DATE_QUESTION_RE.search(question):
+        # "When does the EHDS start applying?": the date it applies from, not the date it was published
+        applying = bool(asked.group(2)) and not asked.group(2).lower().startswith("tak")
+        return bool(_DATE_RE.search(text)) and (not applying or bool(_APPLIES_RE.search(text)))
     if counted := _HOW_MANY_RE.search(question):  # "how many digits?": a number of digits ("10 digits", "10-digit")
         if _TIME_UNIT_RE.fullmatch(counted.group(1)):  # "how many days in advance?": "at least 48 hours before"
             return bool(re.search(_PERIOD, text, re.I))

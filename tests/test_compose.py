@@ -824,3 +824,14 @@ def test_asked_how_many_days_a_period_in_hours_answers():
     window = block("Expenses in the 30 days before admission are covered if the claim is admitted.", "R cl. 3.2")
     asked = "How many days in advance must I tell the insurer about a planned admission?"
     assert compose(asked, [window, notice], None).startswith("The Insured Person shall notify")
+
+
+def test_asked_when_a_law_starts_applying_the_date_it_applies_from_answers_not_its_publication_date():
+    published = block(
+        "Regulation (EU) 2025/327 on the European Health Data Space (EHDS) was published on 5 March 2025.",
+        "Commentary: EHDS",
+        authority="commentary",
+    )
+    applies = block("Under EHDS Art. 105 the Regulation applies from 26 March 2027.", "Commentary: EHDS timeline")
+    answer = compose("When does the EHDS start applying?", [published, applies], None)
+    assert answer.startswith("Under EHDS Art. 105 the Regulation applies from 26 March 2027")
