@@ -181,9 +181,9 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(statement.points) and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         return bool(yes_no_opener(question, text))
-    if asked := _DATE_QUESTION_RE.search(question):
+    if date_asked := _DATE_QUESTION_RE.search(question):
         # "When does the EHDS start applying?": the date it applies from, not the date it was published
-        applying = bool(asked.group(2)) and not asked.group(2).lower().startswith("tak")
+        applying = bool(date_asked.group(2)) and not date_asked.group(2).lower().startswith("tak")
         return bool(_DATE_RE.search(text)) and (not applying or bool(_APPLIES_RE.search(text)))
     if counted := _HOW_MANY_RE.search(question):  # "how many digits?": a number of digits ("10 digits", "10-digit")
         if _TIME_UNIT_RE.fullmatch(counted.group(1)):  # "how many days in advance?": "at least 48 hours before"

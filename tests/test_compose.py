@@ -828,10 +828,10 @@ def test_asked_how_many_days_a_period_in_hours_answers():
 
 def test_asked_when_a_law_starts_applying_the_date_it_applies_from_answers_not_its_publication_date():
     published = block(
-        "Regulation (EU) 2025/327 on the European Health Data Space (EHDS) was published on 5 March 2025.",
+        "The European Health Data Space Regulation (EHDS), after applying the ordinary legislative procedure, was "
+        "published on 5 March 2025.",
         "Commentary: EHDS",
-        authority="commentary",
     )
-    applies = block("Under EHDS Art. 105 the Regulation applies from 26 March 2027.", "Commentary: EHDS timeline")
+    applies = block("The European Health Data Space Regulation (EHDS) applies from 26 March 2027.", "EHDS Art. 105")
     answer = compose("When does the EHDS start applying?", [published, applies], None)
-    assert answer.startswith("Under EHDS Art. 105 the Regulation applies from 26 March 2027")
+    assert answer.startswith("The European Health Data Space Regulation (EHDS) applies from 26 March 2027")
