@@ -42,6 +42,7 @@ from db.store import (
 )
 
 SEARCHES_KEPT = 64  # per opened generation: the lists (ids, scores, shared payloads) of its latest searches
+SENTENCE_PAYLOAD = ["text"]  # all a sentence read needs of the payload (the whole one is a few dozen fields)
 
 
 def _condition(key: str, value: Any) -> Any:
@@ -196,7 +197,8 @@ class EdgeStore(VectorStore):
         records = self._shard.retrieve([*point_ids(ids)], True, [DENSE])
         out = {}
         for r in records:
-            vector = r.vector.get(DENSE) if isinstance(r.vector, dict) else None
+            # `r.vector` read once: the engine builds its Python lists anew on every access
+            vector = vectors.get(DENSE) if isinstance(vectors := r.vector, dict) else None
             out[str(r.id)] = StoredChunk(r.payload or {}, None if vector is None else float32_rows(cast(list, vector)))
         return out
 
@@ -205,15 +207,16 @@ class EdgeStore(VectorStore):
 
     def _read_sentences(self, valid: list[str]) -> dict[str, StoredSentences]:
         try:
-            records = self._shard.retrieve([*valid], True, self._sentence_vectors)
+            records = self._shard.retrieve([*valid], SENTENCE_PAYLOAD, self._sentence_vectors)
         except Exception as exc:  # a generation built before statements were stored (PIPELINE_VERSION 11)
             if STATEMENTS not in str(exc) or STATEMENTS not in self._sentence_vectors:
                 raise
             self._sentence_vectors = [SENTENCES]  # known from now on: no second failed call per question
-            records = self._shard.retrieve([*valid], True, self._sentence_vectors)
+            records = self._shard.retrieve([*valid], SENTENCE_PAYLOAD, self._sentence_vectors)
         out = {}
         for r in records:
-            vectors = r.vector if isinstance(r.vector, dict) else {}
+            # `r.vector` read once: the engine builds its Python lists anew on every access
+            vectors = found if isinstance(found := r.vector, dict) else {}
             out[str(r.id)] = StoredSentences(
                 str((r.payload or {}).get("text", "")),
                 float32_rows(cast(list, vectors.get(SENTENCES) or [])),

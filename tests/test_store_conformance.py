@@ -138,6 +138,7 @@ def test_statement_vectors_come_back_with_sentence_vectors(store):
     ids = [p.id for p in points()]
     stored = store.stored_sentences(ids)
     for point in points():
+        assert stored[point.id].text == point.payload["text"]  # the one payload field a sentence read asks for
         np.testing.assert_allclose(stored[point.id].vectors, point.sentences, atol=1e-6)
         if point.statements:
             np.testing.assert_allclose(stored[point.id].statements, point.statements, atol=1e-6)
