@@ -25,6 +25,7 @@ from db.store import (
     Hit,
     SearchLists,
     SearchQuery,
+    StoredChunk,
     StoredPoint,
     StoredSentences,
     VectorStore,
@@ -146,6 +147,17 @@ class ClientStore(VectorStore):
         dense = point.vector.get(DENSE) if isinstance(point.vector, dict) else None
         vector = float32_rows(dense) if isinstance(dense, list) and dense and not isinstance(dense[0], list) else None
         return Hit(str(point.id), float(point.score), point.payload, vector)
+
+    def stored_chunks(self, ids: Sequence[str]) -> dict[str, StoredChunk]:
+        valid = point_ids(ids)
+        if not valid:
+            return {}
+        records = self._client.retrieve(self.name, valid, with_payload=True, with_vectors=[DENSE])
+        out = {}
+        for r in records:
+            dense = r.vector.get(DENSE) if isinstance(r.vector, dict) else None
+            out[str(r.id)] = StoredChunk(r.payload or {}, None if dense is None else float32_rows(dense))  # type: ignore[arg-type]
+        return out
 
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
         valid = point_ids(ids)

@@ -193,8 +193,11 @@ class EdgeStore(VectorStore):
             for i, score in found
         ]
 
+    def stored_chunks(self, ids: Sequence[str]) -> dict[str, StoredChunk]:
+        return self._chunks.read(point_ids(ids), self._stored_chunks)
+
     def _stored_chunks(self, ids: list[str]) -> dict[str, StoredChunk]:
-        records = self._shard.retrieve([*point_ids(ids)], True, [DENSE])
+        records = self._shard.retrieve([*ids], True, [DENSE])
         out = {}
         for r in records:
             # `r.vector` read once: the engine builds its Python lists anew on every access

@@ -185,6 +185,10 @@ class VectorStore(ABC):
     def search(self, query: SearchQuery) -> SearchLists: ...
 
     @abstractmethod
+    def stored_chunks(self, ids: Sequence[str]) -> dict[str, StoredChunk]:
+        """The payload and dense vector of these chunks, by chunk id (ids not in the index are left out)."""
+
+    @abstractmethod
     def stored_sentences(self, ids: Sequence[str]) -> dict[str, StoredSentences]:
         """The stored sentence vectors of these chunks, by chunk id (ids not in the index are left out)."""
 

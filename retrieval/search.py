@@ -8,6 +8,7 @@ With the reference boost, chunks that carry an article reference the question na
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -15,7 +16,17 @@ import numpy as np
 
 from core.types import Evidence, Scores
 from db.index import IndexReader
-from db.store import LISTS, Filters, Fusion, Hit, SearchLists, SearchQuery, StoredSentences
+from db.store import (
+    LISTS,
+    WITH_DENSE_VECTOR,
+    Filters,
+    Fusion,
+    Hit,
+    SearchLists,
+    SearchQuery,
+    StoredChunk,
+    StoredSentences,
+)
 from language.expansion import expansion_terms
 from language.references import question_tokens
 from retrieval.embedder import Embedder
@@ -100,9 +111,9 @@ class Retriever:
             options.expansion,
             options.fusion,
             identifiers,
-            payloads=(ORDERED_BY[options.mode], "referenced"),  # only what `rank` returns evidence from
+            payloads=("referenced",),  # ordered by their cosine; `rank` reads the chunks it chooses from the rest
         )
-        found = rank(query_vector, lists, k, options)
+        found = rank(query_vector, lists, k, options, self.reader.store().stored_chunks)
         if options.follow_citations:
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
         return self.with_sentence_scores(found, query_vector)
@@ -143,7 +154,7 @@ class Retriever:
         referenced = self.reader.store().search(request).referenced
         seen = {e.chunk_id for e in candidates}
         return [
-            Evidence.from_payload(h.payload or {}, Scores(dense=_dense_score(h, {}, query_vector)))
+            Evidence.from_payload(h.payload or {}, Scores(dense=_dense_score(h.id, {}, query_vector, h.dense_vector)))
             for h in referenced
             if h.id not in seen
         ]
@@ -193,41 +204,56 @@ def _by_id(hits: list[Hit]) -> dict[str, Hit]:
     return {h.id: h for h in hits}
 
 
-def rank(query_vector: np.ndarray, lists: SearchLists, k: int, options: RetrievalOptions) -> list[Evidence]:
-    """Order candidates by the chosen mode and attach every score."""
+def rank(
+    query_vector: np.ndarray,
+    lists: SearchLists,
+    k: int,
+    options: RetrievalOptions,
+    read: Callable[[list[str]], dict[str, StoredChunk]],
+) -> list[Evidence]:
+    """Order candidates by the chosen mode and attach every score.
+
+    `read` gives the payload and dense vector of the k chunks chosen (the store's `stored_chunks`): a search
+    returns ids and scores for four times as many candidates, and reading every candidate's payload was most of
+    a search's cost at 50,000 chunks (`python -m evals.bench_e2e`)."""
     dense, sparse, fused, reranked = (_by_id(x) for x in (lists.dense, lists.sparse, lists.fused, lists.reranked))
     referenced = _by_id(lists.referenced) if options.reference_boost else {}
     # ties (equal RRF scores are common) are broken by id, so the same question always ranks the same
     ordered = [h.id for h in sorted(getattr(lists, ORDERED_BY[options.mode]), key=lambda h: (-h.score, h.id))]
     if referenced:
-        head = sorted(referenced, key=lambda i: (-_dense_score(referenced[i], dense, query_vector), i))
+        head = sorted(referenced, key=lambda i: (-_dense_score(i, dense, query_vector, referenced[i].dense_vector), i))
         ordered = head + [i for i in ordered if i not in referenced]
-    payloads = {
-        h.id: h.payload
-        for hits in (lists.dense, lists.sparse, lists.fused, lists.reranked, lists.referenced)
-        for h in hits
-        if h.payload
-    }
+    chosen = ordered[:k]
+    carried = {h.id: StoredChunk(h.payload, h.dense_vector) for h in lists.referenced if h.payload is not None}
+    stored = {**carried, **read([i for i in chosen if i not in carried])}
+    # evidence is made from the mode's list and the referenced one: a chunk's cosine comes from its stored vector
+    # when the list that found it is one of those and carries vectors (else 0.0 outside the dense list)
+    from_vector = {ORDERED_BY[options.mode], "referenced"} & set(WITH_DENSE_VECTOR)
     evidence = []
-    for chunk_id in ordered[:k]:
-        hit = fused.get(chunk_id) or referenced.get(chunk_id) or sparse.get(chunk_id) or dense[chunk_id]
+    for chunk_id in chosen:
+        found_in = next(
+            name
+            for name, found in (("fused", fused), ("referenced", referenced), ("sparse", sparse), ("dense", dense))
+            if chunk_id in found
+        )
+        chunk = stored.get(chunk_id)
+        vector = chunk.dense if chunk is not None and found_in in from_vector else None
         scores = Scores(
-            dense=_dense_score(hit, dense, query_vector),
+            dense=_dense_score(chunk_id, dense, query_vector, vector),
             sparse=sparse[chunk_id].score if chunk_id in sparse else None,
             fused=fused[chunk_id].score if chunk_id in fused else None,
             rerank=reranked[chunk_id].score if chunk_id in reranked else None,
             reference_match=chunk_id in referenced or chunk_id in _by_id(lists.referenced),
         )
-        evidence.append(Evidence.from_payload(payloads.get(chunk_id) or {}, scores))
+        evidence.append(Evidence.from_payload(chunk.payload if chunk is not None else {}, scores))
     return evidence
 
 
-def _dense_score(hit: Hit, dense: dict[str, Hit], query_vector: np.ndarray) -> float:
+def _dense_score(chunk_id: str, dense: dict[str, Hit], query_vector: np.ndarray, vector: np.ndarray | None) -> float:
     """Cosine similarity even for a chunk found only by the sparse side (from its stored vector)."""
-    if hit.id in dense:
-        return dense[hit.id].score
-    if hit.dense_vector is not None:
-        vector = hit.dense_vector
+    if chunk_id in dense:
+        return dense[chunk_id].score
+    if vector is not None:
         return float(vector @ query_vector / max(np.linalg.norm(vector), 1e-12))
     return 0.0
 

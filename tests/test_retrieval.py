@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from db.store import StoredChunk
 from retrieval.search import RetrievalOptions, rank
 from tests.conftest import REPO_ROOT
 
@@ -75,12 +76,26 @@ def test_exact_reference_is_placed_first(shipped, question, citation):
 def test_reference_boost_can_be_switched_off(shipped):
     question = "What does Art. 9(2)(j) allow for research?"
     vector, lists = shipped.retriever.search_lists(question, None, 50)
-    boosted = rank(vector, lists, 5, RetrievalOptions(reference_boost=True))
-    plain = rank(vector, lists, 5, RetrievalOptions(reference_boost=False))
+    read = shipped.retriever.reader.store().stored_chunks
+    boosted = rank(vector, lists, 5, RetrievalOptions(reference_boost=True), read)
+    plain = rank(vector, lists, 5, RetrievalOptions(reference_boost=False), read)
     assert boosted[0].citation == "GDPR Art. 9(2)(j)"
     fused = sorted(lists.fused, key=lambda h: (-h.score, h.id))
     assert [e.chunk_id for e in plain] == [h.id for h in fused[:5]]  # unboosted: Qdrant's fused order (ties by id)
     assert all(e.scores.reference_match == (e.citation == "GDPR Art. 9(2)(j)") for e in plain)
+
+
+def test_rank_reads_only_the_chunks_it_chooses(shipped):
+    vector, lists = shipped.retriever.search_lists("How long do we have to report a breach?", None, 50, payloads=())
+    read_ids: list[str] = []
+
+    def read(ids: list[str]) -> dict[str, StoredChunk]:
+        read_ids.extend(ids)
+        return shipped.retriever.reader.store().stored_chunks(ids)
+
+    evidence = rank(vector, lists, 5, RetrievalOptions(), read)
+    assert len(lists.fused) > 5 and sorted(read_ids) == sorted(e.chunk_id for e in evidence)
+    assert all(e.text and e.citation for e in evidence)  # each from its stored payload
 
 
 def test_a_chunk_found_only_by_the_sparse_side_still_gets_a_dense_score(shipped):

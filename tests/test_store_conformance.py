@@ -134,6 +134,15 @@ def test_a_search_computes_only_the_lists_asked_for(store):
     assert [h.id for h in only.referenced] == [h.id for h in full.referenced] and keys(only.referenced) == ["b"]
 
 
+def test_stored_chunks_give_payload_and_dense_vector(store):
+    ids = [p.id for p in points()]
+    stored = store.stored_chunks([*ids[:2], "00000000-0000-0000-0000-000000000099", "not-an-id"])
+    assert set(stored) == set(ids[:2])  # ids not in the index are left out
+    for point in points()[:2]:
+        assert stored[point.id].payload["key"] == point.payload["key"]
+        np.testing.assert_allclose(stored[point.id].dense, point.dense, atol=1e-6)
+
+
 def test_statement_vectors_come_back_with_sentence_vectors(store):
     ids = [p.id for p in points()]
     stored = store.stored_sentences(ids)
