@@ -109,6 +109,7 @@ _EXTENDS_RE = re.compile(r"\b(extend\w*|prolong\w*)\b.{0,80}\b(additional|furthe
 _COUNT = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _HOW_MANY_RE = re.compile(r"\bhow many (\w+)", re.I)
 _TIME_UNIT_RE = re.compile(r"(hours?|days?|weeks?|months?|years?)", re.I)
+_PERIOD_RE = re.compile(_PERIOD, re.I)
 _DATE_QUESTION_RE = re.compile(
     r"\bwhen (do|does|will|did)\b.{0,60}\b(appl|start|begin|enter|tak)|\b(what|which|by what) date\b"
     r"|^\W*when (did|was|were)\b",  # "When did the DSPT replace the IG Toolkit?"
@@ -187,7 +188,7 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(_DATE_RE.search(text)) and (not applying or bool(_APPLIES_RE.search(text)))
     if counted := _HOW_MANY_RE.search(question):  # "how many digits?": a number of digits ("10 digits", "10-digit")
         if _TIME_UNIT_RE.fullmatch(counted.group(1)):  # "how many days in advance?": "at least 48 hours before"
-            return bool(re.search(_PERIOD, text, re.I))
+            return bool(_PERIOD_RE.search(text))
         noun = re.escape(counted.group(1).lower().rstrip("s"))
         return bool(re.search(rf"\b({_COUNT})[- ](\w+[- ])?{noun}", text, re.I))
     if _MAXIMUM_QUESTION_RE.search(question) and analysis.answer_type in ("deadline", "amount"):
@@ -220,12 +221,6 @@ def _classified_as(question: str) -> str:
     """The term a yes/no question asks whether its situation falls under, or ''."""
     match = _CLASSIFIED_AS_RE.search(question)
     return match.group("term") if match else ""
-
-
-def _defines_term(term: str, text: str) -> bool:
-    """The statement opens by defining the term ("'profiling' means ...")."""
-    match = _DEFINED_TERM_RE.match(text)
-    return match is not None and bool(set(words(match.group("term"))) & set(words(term)))
 
 
 def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Statement) -> bool:
@@ -271,6 +266,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     special_law = not about_ehds(question)
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
     classified = _classified_as(question)
+    happened = _HAS_HAPPENED_RE.findall(question)
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -289,9 +285,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score -= DEFINITION_PENALTY
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
-        elif analysis.answer_type == "yes_no" and classified and _defines_term(classified, statement.text):
+        elif analysis.answer_type == "yes_no" and classified and defines_asked(classified, statement.text):
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
-        score += CUE_BONUS if _after_what_happened(question, statement.text) else 0.0
+        score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
@@ -304,14 +300,14 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
 _HAS_HAPPENED_RE = re.compile(r"\b(?:has|have) (?:just |already |now |recently )?been (\w+(?:ed|en|wn|t))\b", re.I)
 
 
-def _after_what_happened(question: str, text: str) -> bool:
-    """The statement says what follows the event the question says has happened ("has just been issued" /
-    "Once the data permit has been issued, ..."), not how that event comes about."""
+def _after_what_happened(happened: list[str], text: str) -> bool:
+    """The statement says what follows an event the question says has happened (`happened`: "issued" for "has
+    just been issued" / "Once the data permit has been issued, ..."), not how that event comes about."""
     return any(
         re.match(
             rf"^\W*(?:once|after|where|when|if)\b[^,.;]{{0,80}}\b(?:has|have) been {re.escape(done)}\b", text, re.I
         )
-        for done in _HAS_HAPPENED_RE.findall(question)
+        for done in happened
     )
 
 

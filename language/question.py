@@ -49,7 +49,8 @@ def states_number(number: str, text: str) -> bool:
 _TITLED_RE = re.compile(r"(?<=[a-z,;] )[A-Z][a-z]+(?: (?:of |and |for |the )?[A-Z][a-z]+)+\b")
 
 
-_PERSONAL_TITLE_RE = re.compile(r"^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Master)\.?\s+")
+_PERSONAL_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Master)\.?\s+"
+_PERSONAL_TITLE_RE = re.compile(rf"^{_PERSONAL_TITLE}")
 
 
 def salient_names(question: str) -> list[str]:
@@ -101,7 +102,7 @@ def names_a_regime(question: str, name: str) -> bool:
 
 def sets_the_scene(question: str, name: str) -> bool:
     """A name that only sets the scene: one word, neither a regime's nor a person's ("Mrs Okafor")."""
-    person = re.search(rf"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?\s+{re.escape(name)}\b", question)
+    person = re.search(rf"\b{_PERSONAL_TITLE}{re.escape(name)}\b", question)
     return " " not in name and not person and not names_a_regime(question, name)
 
 
