@@ -14,11 +14,16 @@ POLICY_MEAN_OVER = 2  # policy questions: the mean confidence of this many top c
 def context_blocks(
     route: str, refined: list[Evidence], web: list[Evidence], floor: float, cap: int = MAX_BLOCKS
 ) -> list[Evidence]:
-    """CORRECT: refined local; AMBIGUOUS: refined local and web; INCORRECT: web only. Weak blocks never go in."""
-    local = refined if route in ("CORRECT", "AMBIGUOUS") else []
-    web = web if route in ("AMBIGUOUS", "INCORRECT") else []
-    blocks = [b for b in [*local, *web] if (b.confidence or 0.0) >= floor]
-    return sorted(blocks, key=lambda b: -(b.confidence or 0.0))[:cap]
+    """CORRECT: refined local; AMBIGUOUS: refined local and web; INCORRECT: web only. Weak blocks never go in.
+
+    Local evidence the grader kept goes in before any web result takes a place: a web page or commentary scored a
+    little higher must not push out the binding provision grading put first (GDPR Art. 9(2)(f) for "can we use
+    the claimant's records to defend a claim?" lost its place to a third chunk of the same commentary)."""
+    local = [b for b in refined if (b.confidence or 0.0) >= floor] if route in ("CORRECT", "AMBIGUOUS") else []
+    web = [b for b in web if (b.confidence or 0.0) >= floor] if route in ("AMBIGUOUS", "INCORRECT") else []
+    by_confidence = sorted(web, key=lambda b: -(b.confidence or 0.0))
+    blocks = [*local[:cap], *by_confidence[: max(0, cap - len(local))]]
+    return sorted(blocks, key=lambda b: -(b.confidence or 0.0))
 
 
 def adaptive_policy_blocks(blocks: list[Evidence], floor: float, cap: int) -> tuple[list[Evidence], str]:

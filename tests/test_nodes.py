@@ -218,3 +218,17 @@ def test_align_turns_both_sides_clauses_into_points(services):
     update = align(state, runtime())
     assert update["points"] and any(p.verdict == "different" and p.a and p.b for p in update["points"])
     assert update["summary"].startswith(f"{sum(p.verdict == 'different' for p in update['points'])} point(s) differ")
+
+
+def test_web_results_fill_the_places_local_evidence_leaves_and_never_push_a_graded_provision_out():
+    from generation.blocks import context_blocks
+
+    provision = evidence("law", "Paragraph 1 shall not apply if processing is necessary for legal claims.", 0.46)
+    commentary = [evidence(f"c{i}", f"Point {i}.", 0.5 + i / 100, citation="Commentary: x") for i in range(3)]
+    web = [evidence(f"w{i}", f"Web result {i}.", 0.55 + i / 100, citation=f"https://example.org/{i}") for i in range(6)]
+    blocks = context_blocks("AMBIGUOUS", [provision, *commentary], web, floor=0.3, cap=6)
+    assert len(blocks) == 6 and "law" in {b.chunk_id for b in blocks}  # four local, then the two best web results
+    assert {b.chunk_id for b in blocks} - {"law", "c0", "c1", "c2"} == {"w5", "w4"}
+    assert [b.confidence for b in blocks] == sorted((b.confidence for b in blocks), reverse=True)
+    assert [b.chunk_id for b in context_blocks("INCORRECT", [provision], web[:2], 0.3)] == ["w1", "w0"]
+    assert [b.chunk_id for b in context_blocks("CORRECT", [provision], web, 0.5)] == []  # weak blocks never go in
