@@ -784,6 +784,23 @@ def _as_exclusion(text: str, block: Evidence) -> str:
     return f"{wording} excludes {named}: {_sentence_case(text)}"
 
 
+# a question asking for a sum of money: "how much compensation", "the maximum fine", "what fee", "the premium";
+# what states one: an amount or share, or that there is none to pay ("free of charge")
+_MONEY_QUESTION_RE = re.compile(r"\b(how much|compensation|fines?|fees?|costs?|price|premiums?|charges?)\b", re.I)
+_SUM_RE = re.compile(
+    r"(EUR|€|Rs\.?|INR|£|\$)\s?\d|\d[\d,. ]*\s?(%|per cent|percent|EUR|euros?|pounds?|rupees?)"
+    r"|free of charge|without charge|\b(reasonable|no) fee\b|\bsum insured\b",
+    re.I,
+)
+
+
+def _states_a_sum(options: list[Option], blocks: list[Evidence]) -> bool:
+    """Asked for a sum of money, an answer needs a statement giving one: when none of the evidence does ("how
+    much compensation can I get?", "the maximum fine for a researcher" answered with a three-month period), a
+    statement about the subject is not an answer, and the honest one is that the sources do not say."""
+    return any(o.support >= MIN_SUPPORT and _SUM_RE.search(_cue_text(o.statement, blocks[o.block])) for o in options)
+
+
 def _join_points(points: tuple[str, ...]) -> str:
     bullets = [p[2:].strip() for p in points if p[:1] in "-•*"]
     if len(bullets) == len(points):
@@ -809,7 +826,11 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if first is None:
         leads = candidates
         first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind)
-    if first is None:
+    if first is None or (
+        analysis.answer_type == "amount"
+        and _MONEY_QUESTION_RE.search(question)
+        and not _states_a_sum(candidates, blocks)
+    ):
         return REFUSAL
     lead: Option | None = first
     antecedent = None

@@ -835,3 +835,23 @@ def test_asked_when_a_law_starts_applying_the_date_it_applies_from_answers_not_i
     applies = block("The European Health Data Space Regulation (EHDS) applies from 26 March 2027.", "EHDS Art. 105")
     answer = compose("When does the EHDS start applying?", [published, applies], None)
     assert answer.startswith("The European Health Data Space Regulation (EHDS) applies from 26 March 2027")
+
+
+def test_asked_for_a_sum_of_money_no_evidence_states_the_answer_is_the_refusal_not_a_statement_without_one():
+    period = block(
+        "The health data access body shall issue or refuse a data permit within three months of receiving a complete "
+        "application, and may extend that period by up to three additional months.",
+        "EHDS Art. 68(4)",
+    )
+    fines = block(
+        "Infringements of the obligations of the controller shall be subject to administrative fines up to "
+        "10 000 000 EUR, or up to 2 % of the total worldwide annual turnover.",
+        "GDPR Art. 83(4)",
+    )
+    asked = "What's the maximum fine a health data access body can impose on a researcher breaking a data permit?"
+    assert compose(asked, [period], None) == REFUSAL  # a period is no sum, however "up to" it reads
+    assert compose("How long does the health data access body have to decide on a data permit?", [period], None) != (
+        REFUSAL
+    )
+    answered = compose("What is the maximum fine for breaking the controller's obligations?", [period, fines], None)
+    assert answered.startswith("Infringements") and "10 000 000 EUR" in answered
