@@ -56,7 +56,7 @@ _RULES: list[tuple[AnswerType, str]] = [
     (
         "deadline",
         r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance)|how much (notice|time)|by when"
-        r"|until when|by what date"
+        r"|until when|by what date|at what (point|stage|time|moment)"
         r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
         r"|deadline|time limit"
         r"|within (how many|what)|how many (hours|days|weeks|months|years)"

@@ -16,6 +16,7 @@ from language.analysis import about_ehds, analyse, question_sentence
         ("Our supplier had a breach. What are they obliged to do and towards whom?", "who"),
         ("What are health data access bodies?", "definition"),
         ("By when must we tell the regulator about a hack?", "deadline"),
+        ("At what point do we have to tell the patients themselves about a breach?", "deadline"),  # not a list
         ("How much is paid for cataract surgery on each eye?", "amount"),
         ("What is the maximum fine for breaching Article 32?", "amount"),
         ("Can our hospital process health data for diagnosis?", "yes_no"),
