@@ -6,6 +6,7 @@ import re
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
 from language.analysis import QuestionAnalysis
+from language.words import words
 
 MAX_BLOCKS = 8
 POLICY_MEAN_OVER = 2  # policy questions: the mean confidence of this many top clauses decides
@@ -26,8 +27,11 @@ def context_blocks(
     return sorted(blocks, key=lambda b: -(b.confidence or 0.0))
 
 
-def adaptive_policy_blocks(blocks: list[Evidence], floor: float, cap: int) -> tuple[list[Evidence], str]:
-    """Policy wordings among the blocks: cap them; refuse (no model call) when the top ones are weak on average."""
+def adaptive_policy_blocks(
+    blocks: list[Evidence], floor: float, cap: int, asked: frozenset[str] | set[str] = frozenset()
+) -> tuple[list[Evidence], str]:
+    """Policy wordings among the blocks: cap them; refuse (no model call) when the top ones are weak on average.
+    `asked`: the words naming what a question about cover asks about (see `naming_every_asked_word`)."""
     clauses = sorted((b for b in blocks if b.document_type == "policy_wording"), key=lambda b: -(b.confidence or 0.0))
     if not clauses:
         return blocks, ""
@@ -35,7 +39,30 @@ def adaptive_policy_blocks(blocks: list[Evidence], floor: float, cap: int) -> tu
     mean = sum(top) / len(top)
     if mean < floor:
         return [], f"the best clauses average confidence {mean:.2f}, under the policy floor {floor}"
-    return blocks[:cap], ""
+    return naming_every_asked_word(blocks, cap, asked), ""
+
+
+def naming_every_asked_word(blocks: list[Evidence], cap: int, asked: frozenset[str] | set[str]) -> list[Evidence]:
+    """The `cap` best blocks, except that a block past the cap naming an asked word none of them names takes the
+    place of the weakest one whose asked words the others name: asked whether a war injury is covered, the war
+    exclusion (the only clause saying "war", with a weaker grade than five clauses on injuries) is among the
+    clauses the answer is chosen from. The policy's own name is not what is asked about."""
+    kept = blocks[:cap]
+    names = {w for b in blocks for w in words(f"{b.document} {b.metadata.get('document_citation') or ''}")}
+    asked = set(asked) - names
+
+    def named(block: Evidence) -> set[str]:
+        return asked & set(words(block.text))
+
+    for extra in blocks[cap:]:
+        if not named(extra) - {w for b in kept for w in named(b)}:
+            continue
+        for i in reversed(range(len(kept))):
+            others = {w for j, b in enumerate(kept) if j != i for w in named(b)} | named(extra)
+            if named(kept[i]) <= others:
+                kept = [*kept[:i], *kept[i + 1 :], extra]
+                break
+    return kept
 
 
 # Sections (ingest.policy.SECTION_KEYS) about how the policy is run, not what it pays for: a coverage line

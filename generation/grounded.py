@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from core.types import Evidence
 from generation.answer import GeneratedAnswer, Generator, generate_answer
 from generation.blocks import absent_from_wording, adaptive_policy_blocks, cover_clauses, coverage_line
+from generation.compose import asked_about
 from generation.guard import Sanitiser
 from language.analysis import QuestionAnalysis
 
@@ -35,7 +36,7 @@ def grounded_answer(
     """The cited answer from the blocks; the generator is only built (and called) when some block is kept."""
     blocks, absent = cover_clauses(analysis, blocks)
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
-    blocks, weak = adaptive_policy_blocks(blocks, policy_floor, policy_max_clauses)
+    blocks, weak = adaptive_policy_blocks(blocks, policy_floor, policy_max_clauses, asked_about(question, analysis))
     if weak and analysis.about_cover:  # a benefit only weakly matched is, as far as the wording shows, not in it
         weak = absent_from_wording(clauses, f"match it only weakly ({weak})")
     weak = absent or weak

@@ -232,3 +232,25 @@ def test_web_results_fill_the_places_local_evidence_leaves_and_never_push_a_grad
     assert [b.confidence for b in blocks] == sorted((b.confidence for b in blocks), reverse=True)
     assert [b.chunk_id for b in context_blocks("INCORRECT", [provision], web[:2], 0.3)] == ["w1", "w0"]
     assert [b.chunk_id for b in context_blocks("CORRECT", [provision], web, 0.5)] == []  # weak blocks never go in
+
+
+def test_asked_about_cover_a_clause_naming_what_is_asked_is_kept_though_graded_below_k(services):
+    question = "If I'm injured in a war or an armed uprising, will my individual CareShield rider pay for my treatment?"
+    pool = retrieve({"question": question}, runtime(collection="insurance"), services=services)["candidates"]
+    update = grade({"question": question, "candidates": pool}, runtime(top_k=5), services=services)
+    kept = [e.citation for e in update["candidates"]]
+    assert len(kept) == 5 and "CareShield Rider (Individual) cl. 5.16" in kept  # the war exclusion
+    state = {"question": question, "route": update["route"], "refined": update["candidates"]}
+    answer = generate(state, runtime(), services=services)
+    assert answer["answer"].startswith("No: ") and "war" in answer["answer"]
+    assert answer["citations"][0].citation == "CareShield Rider (Individual) cl. 5.16"
+
+
+def test_a_clause_past_the_cap_naming_an_asked_word_none_kept_names_replaces_the_weakest_redundant_one():
+    from generation.blocks import naming_every_asked_word
+
+    injury = [evidence(f"i{n}", f"Treatment of an injury from an accident, case {n}.", 0.8 - n / 100) for n in range(4)]
+    war = evidence("war", "Treatment caused by war, invasion or rebellion.", 0.6)
+    kept = naming_every_asked_word([*injury, war], 3, {"injury", "war"})
+    assert [e.chunk_id for e in kept] == ["i0", "i1", "war"]  # i2 named nothing the others did not
+    assert [e.chunk_id for e in naming_every_asked_word([*injury, war], 3, set())] == ["i0", "i1", "i2"]
