@@ -373,7 +373,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(races? cars?|racing cars?|car racing|motor ?sports?|rally driving)\b", "motor racing hazardous sports"),
     # telling the insurer about an admission or a claim: notifying the TPA or the Company, before it
     (
-        r"\b(tell|inform|let \w+ know|warn|call|ring|contact)\b.{0,20}\b(insurer|insurance company|company|tpa)\b",
+        r"\b(tell|inform|let \w+ know|warn|call|ring|contact)\b.{0,20}\b(insurer|insurance company|company|tpa)\b"
+        r"|\blet (the |my |our |your )?(insurer|insurance company|company|tpa) know\b",
         "notify the TPA or the Company",
     ),
     (r"\b(days?|weeks?|hours?) (in advance|beforehand|ahead)\b|\bin advance\b", "before admission at least"),
@@ -420,6 +421,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "pre-existing disease",
     ),
     (r"\b(having a baby|give birth|giving birth|childbirth|pregnan\w*)\b", "maternity delivery"),
+    # a stay or an operation arranged ahead: what a wording calls planned (against an emergency)
+    (r"\b(booked|scheduled|arranged|lined up|coming up)\b", "planned"),
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
     (
         r"\b(paid out|pay out|payout|get paid|be paid)\b"

@@ -307,6 +307,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Our DPIA shows a high risk we can't reduce. Can we go ahead?", "prior consultation", "breach"),
         ("Will they pay for a knee operation I had planned before joining?", "pre-existing disease", "breach"),
         ("The hospital won't give me my records unless I pay. Is that allowed?", "free of charge", "breach"),
+        ("My operation is booked for May. When do I have to let the insurer know?", "notify the TPA", "breach"),
+        ("My operation is booked for May. When do I have to let the insurer know?", "planned", "emergency"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
