@@ -298,7 +298,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(paper|handwritten|index cards?|filing cabinet|card index)\b", "filing system manual processing"),
     (
-        r"\b(every (single )?(day|week|month)|over and over|again and again|repeated(ly)?)\b",
+        r"\b(every (single |other |few |two )?(day|week|fortnight|month)s?|over and over|again and again|repeated(ly)?"
+        r"|keeps? (asking|requesting|sending|demanding))\b",
         "manifestly unfounded or excessive repetitive character",
     ),
     (
@@ -448,7 +449,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|(computer|machine|software|algorithm)( program| system)?( alone| on its own)? decid(es?|ed|ing)"
         r"|decided by a (computer|machine)|(computer|machine|algorithm) alone|without a human|no human"
         r"|without (any|a) (person|human|people)( \w+)?)\b"
-        r"|\b(computer|machine|software|algorithm|automated system)\b.{0,30}\b(reject|refus|turn\w* down|approv)\w*"
+        r"|\b(computer|machine|software|algorithm|system)\b.{0,30}\b(reject|refus|turn\w* down|approv)\w*"
+        r"|\b(no|without a|without any) (one|person|human|member of staff)( ever)? (look|check|review)\w*"
         r"|\bhuman (look|looks|review|reviews|check|checks)\b",
         "automated individual decision-making human intervention",
     ),
@@ -459,6 +461,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\b(my family'?s?|for myself|personal use|household|at home|personal (address book|diary|contacts)"
+        r"|(my |our )?home (computer|laptop|pc)|my (elderly )?(parents|mum|dad|mother|father|children|kids)'? "
+        r"(tablets|medicines|medication|appointments)"
         r"|(my )?friends'?|christmas cards?|family photos?|private social media)\b",
         "purely personal or household activity",
     ),
