@@ -243,10 +243,21 @@ _EHDS_MATTERS_RE = re.compile(
 )
 
 
+# set in the United Kingdom, where the EHDS (an EU regulation of 2025) does not apply: the NHS's "national data
+# opt-out" is not the EHDS opt-out, and UK organisations' transfer tools are not its data permits
+_UK_SETTING_RE = re.compile(
+    r"\b((?-i:UK)|united kingdom|britain|british|england|english|scotland|scottish|wales|welsh|northern ireland"
+    r"|(?-i:NHS)|(?-i:ICO)|caldicott|national data opt[- ]?out)\b",
+    re.I,
+)
+
+
 def about_ehds(question: str) -> bool:
-    """The question names the EHDS or what only it governs (electronic health records and their access services,
-    cross-border exchange, secondary use, data permits, opting out)."""
-    return bool(_EHDS_MATTERS_RE.search(question))
+    """The question names the EHDS, or what only it governs (electronic health records and their access services,
+    cross-border exchange, secondary use, data permits, opting out) outside a UK setting."""
+    if instrument_named(question) == "ehds":
+        return True
+    return bool(_EHDS_MATTERS_RE.search(question)) and not _UK_SETTING_RE.search(question)
 
 
 def domain_of(question: str, patient_named: bool) -> Domain | None:

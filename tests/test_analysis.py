@@ -113,6 +113,10 @@ def test_scope_named_in_the_question():
     assert about_ehds("Can I see which doctors accessed my electronic health record?")
     assert about_ehds("Can I opt out of secondary use of my data?")
     assert not about_ehds("What security measures must we have for patient data?")
+    # ... but not in the UK, where the EHDS does not apply, unless the question names it
+    assert not about_ehds("How is a type 1 opt-out different from the national data opt-out?")
+    assert not about_ehds("Can an NHS patient opt out of secondary use of their records?")
+    assert about_ehds("Does the EHDS opt-out apply to NHS trusts?")
     # terse queries, as users type them into a search box
     assert analyse("EHDS priority categories").answer_type == "list"
     assert analyse("claim settlement time").domain == "insurance"
