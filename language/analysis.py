@@ -113,7 +113,7 @@ _INSURANCE_RE = re.compile(
     r"|critical illness|survival period|claim (forms?|documents?|settlement)|settle\w* (a |my |the )?claims?"
     r"|(make|making|submit\w*|fil(e|ing)|lodg(e|ing)|put in) (a |my |the |an? \w+ )?claims?"
     r"|group (policy|policies|cover|insurance)|cancel\w* (the |my |our |this )?(\w+ )?(policy|cover)"
-    r"|domiciliary|network (hospitals?|providers?))\b",
+    r"|domiciliary|network (hospitals?|providers?)|proposal forms?)\b",
     re.I,
 )
 _INSURANCE_WEAK_RE = re.compile(

@@ -401,7 +401,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\b(forgot|forget|failed|didn'?t|did not|never) (to )?(mention|tell|declare|disclose)\w*\b"
-        r"|\bnot (declared|disclosed)\b|\b(hid|hidden|lied)\b",
+        r"|\bnot (declared|disclosed)\b|\b(hid|hidden|lie|lies|lied|lying|untruthful\w*)\b"
+        r"|\bfalse (information|answers?|statements?|declarations?|details)\b",
         "non-disclosure misrepresentation material facts",
     ),
     (r"\b(robbery|burglary|crime|criminal|illegal|unlawful act|breaking the law)\b", "breach of law criminal intent"),

@@ -107,6 +107,7 @@ def test_scope_named_in_the_question():
     assert analyse("What documents do I need to make a claim?").domain == "insurance"  # a policyholder's claim
     assert analyse("Our company is cancelling the group policy. Do members get anything back?").domain == "insurance"
     assert analyse("Does our privacy policy need a DPO contact?").domain is None
+    assert analyse("What happens if I lie about my smoking on the proposal form?").domain == "insurance"
     assert analyse("Can the hospital process my data to defend a legal claim?").domain is None  # the law's
     assert analyse("Which exclusions apply to the right of access?").domain is None
     # what only the EHDS governs, named or not
@@ -173,3 +174,9 @@ def test_a_question_opening_with_an_auxiliary_is_yes_no_whatever_its_subject():
 def test_grace_and_free_look_periods_are_insurance_words():
     assert analyse("What is the grace period?").domain == "insurance"
     assert analyse("How long is the free look period?").domain == "insurance"
+
+
+def test_the_frame_of_a_question_is_not_what_it_asks_about():
+    from language.question import content_terms
+
+    assert content_terms("What happens to my data if the clinic closes?") == {"data", "clinic", "close"}

@@ -312,6 +312,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("He asks for a copy of his file every fortnight. Must we reply?", "repetitive character", "breach"),
         ("The app's system turned down my claim and no person ever looked at it.", "automated individual", "breach"),
         ("I track my elderly parents' tablets on my home laptop. Does the GDPR apply?", "household activity", "breach"),
+        ("What happens if I lie about my smoking on the proposal form?", "misrepresentation", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
