@@ -223,6 +223,24 @@ def _classified_as(question: str) -> str:
     return match.group("term") if match else ""
 
 
+# "Is a patient's postcode personal data?", not "Is it lawful to ...", "Are we allowed to ...", "Can I refuse ...?"
+_IS_IT_A_RE = re.compile(
+    r"^\s*(?:is|are|was|were)\s+(?!(?:it|there|we|you|they|i|he|she)\b)"
+    r"(?!.*\b(?:allowed|permitted|legal|lawful|ok|okay|able|required|obliged|entitled|necessary|possible|needed)\b)",
+    re.I,
+)
+
+
+def _ends_with_defined_term(question: str, text: str) -> bool:
+    """The statement defines the term a question asking what something is ends with: "Is a patient's postcode on
+    its own personal data?" asks whether the postcode is what "'personal data' means ..." says."""
+    if not _IS_IT_A_RE.match(question):
+        return False
+    match = _DEFINED_TERM_RE.match(text)
+    term = words(match.group("term")) if match else []
+    return bool(term) and words(question)[-len(term) :] == term
+
+
 def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Statement) -> bool:
     """The question names this point ("46(2)(c)") or this block's provision ("Principle 2")."""
     if not block.scores.reference_match:
@@ -285,7 +303,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score -= DEFINITION_PENALTY
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
-        elif analysis.answer_type == "yes_no" and classified and defines_asked(classified, statement.text):
+        elif analysis.answer_type == "yes_no" and (
+            (classified and defines_asked(classified, statement.text))
+            or _ends_with_defined_term(question, statement.text)
+        ):
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0

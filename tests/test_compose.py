@@ -855,3 +855,21 @@ def test_asked_for_a_sum_of_money_no_evidence_states_the_answer_is_the_refusal_n
     )
     answered = compose("What is the maximum fine for breaking the controller's obligations?", [period, fines], None)
     assert answered.startswith("Infringements") and "10 000 000 EUR" in answered
+
+
+def test_a_yes_no_question_ending_with_a_defined_term_is_answered_by_its_definition():
+    definition = block(
+        "(1) ‘personal data’ means any information relating to an identified or identifiable natural person.",
+        "GDPR Art. 4(1)",
+    )
+    commentary = block(
+        "Processing of personal data from patients by an individual physician should not be considered large scale, "
+        "so a patient's records at one surgery do not need a DPIA on that ground.",
+        "Commentary: DPIA",
+        authority="commentary",
+    )
+    answer = compose("Is a patient's postcode on its own personal data?", [commentary, definition], None)
+    assert "‘personal data’ means" in answer.split(" [Source")[0]
+    sharing = block("Clinics may share personal data with another provider for direct care.", "Commentary: sharing")
+    asked_if_allowed = compose("Are clinics allowed to share personal data?", [definition, sharing], None)
+    assert asked_if_allowed.startswith("Yes: clinics may share")  # asks about sharing, not what a term means
