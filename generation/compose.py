@@ -815,11 +815,25 @@ _SUM_RE = re.compile(
 )
 
 
-def _states_a_sum(options: list[Option], blocks: list[Evidence]) -> bool:
-    """Asked for a sum of money, an answer needs a statement giving one: when none of the evidence does ("how
-    much compensation can I get?", "the maximum fine for a researcher" answered with a three-month period), a
-    statement about the subject is not an answer, and the honest one is that the sources do not say."""
-    return any(o.support >= MIN_SUPPORT and _SUM_RE.search(_cue_text(o.statement, blocks[o.block])) for o in options)
+def _states_a_sum(question: str, options: list[Option], blocks: list[Evidence]) -> bool:
+    """Asked for a sum of money, an answer needs a statement giving one, of what was asked ("the premium" needs a
+    premium stated, not the sums insured): when none of the evidence does ("how much compensation can I get?",
+    "the maximum fine for a researcher" answered with a three-month period), a statement about the subject is not
+    an answer, and the honest one is that the sources do not say."""
+    asked = {w for m in _NAMED_SUM_RE.finditer(question) for w in words(m[0])}
+
+    def states_it(text: str) -> bool:
+        stated = _SUM_RE.search(text)
+        if stated is None:
+            return False
+        return not asked or bool(asked & set(words(text))) or stated[0].lower() in _NOTHING_TO_PAY
+
+    return any(o.support >= MIN_SUPPORT and states_it(_cue_text(o.statement, blocks[o.block])) for o in options)
+
+
+_NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
+# sums of a kind of their own, which another sum does not state (a cost or a charge is what is paid for something)
+_NAMED_SUM_RE = re.compile(r"\b(compensation|fines?|fees?|premiums?)\b", re.I)
 
 
 def _join_points(points: tuple[str, ...]) -> str:
@@ -850,7 +864,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if first is None or (
         analysis.answer_type == "amount"
         and _MONEY_QUESTION_RE.search(question)
-        and not _states_a_sum(candidates, blocks)
+        and not _states_a_sum(question, candidates, blocks)
     ):
         return REFUSAL
     lead: Option | None = first

@@ -855,6 +855,11 @@ def test_asked_for_a_sum_of_money_no_evidence_states_the_answer_is_the_refusal_n
     )
     answered = compose("What is the maximum fine for breaking the controller's obligations?", [period, fines], None)
     assert answered.startswith("Infringements") and "10 000 000 EUR" in answered
+    # a premium asked, sums insured stated: no premium is stated; a cost asked, an amount stated: that is its cost
+    options = clause("The Sum Insured may be chosen from Rs. 3,00,000 and Rs. 5,00,000 per Insured Person.", "cl. 1.3")
+    assert compose("What would the premium be for a 40-year-old with a 5 lakh sum insured?", [options], None) == REFUSAL
+    cataract = clause("Cataract Surgery: Rs. 60,000 per eye.", "cl. 3.1.2")
+    assert compose("What does a cataract operation cost me under the rider?", [cataract], None) != REFUSAL
 
 
 def test_a_yes_no_question_ending_with_a_defined_term_is_answered_by_its_definition():
