@@ -88,6 +88,22 @@ ABSENT_FROM_WORDING = "absent from the wording: "  # how a refusal of a benefit 
 NOT_ABOUT_COVER = PROCEDURAL_SECTIONS | {"conditions"}
 
 
+def with_explained_provision(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
+    """The kept evidence with the best-graded binding provision of the pool that the best explanation kept (a
+    commentary, recital or guidance) explains, in place of the last kept block when it is not kept already: the
+    answer can then quote the provision rather than the commentary restating it (the binding provision first)."""
+    explainer = next((e for e in kept if e.authority != "binding"), None)
+    explained = set(explainer.metadata.get("explains") or []) if explainer else set()
+    ids = {e.chunk_id for e in kept}
+    provision = next(
+        (e for e in pool if e.authority == "binding" and e.chunk_id not in ids and explained & set(e.refs)), None
+    )
+    if provision is None:
+        return kept
+    last = max((i for i, e in enumerate(kept) if e is not explainer), default=None)
+    return [*(e for i, e in enumerate(kept) if i != last), provision]
+
+
 def cover_clauses(analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[list[Evidence], str]:
     """A question about what a policy pays for is answered only from a wording's clauses on cover,
     exclusions, waiting periods or limits (a web page or a premium clause cannot say what a wording

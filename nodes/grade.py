@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
-from generation.blocks import naming_every_asked_word
+from generation.blocks import naming_every_asked_word, with_explained_provision
 from generation.compose import asked_about
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K, apply_grades, grade_all, llm_relevance, route_for
@@ -40,9 +40,9 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     if analysis.across_patients:  # one piece of evidence per patient who may have it
         k = max(k, ACROSS_PATIENTS_K)
     # the evidence is chosen after grading the whole pool; asked about cover, a clause naming what is asked that
-    # no better one names is among it
-    graded = apply_grades(candidates, grades, services.settings.authority_order)
-    graded = naming_every_asked_word(graded, k, asked_about(state["question"], analysis))
+    # no better one names is among it; the provision the best explanation explains is among it
+    pool = apply_grades(candidates, grades, services.settings.authority_order)
+    graded = with_explained_provision(naming_every_asked_word(pool, k, asked_about(state["question"], analysis)), pool)
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0
     correct, incorrect = context.thresholds(services.settings)

@@ -254,3 +254,21 @@ def test_a_clause_past_the_cap_naming_an_asked_word_none_kept_names_replaces_the
     kept = naming_every_asked_word([*injury, war], 3, {"injury", "war"})
     assert [e.chunk_id for e in kept] == ["i0", "i1", "war"]  # i2 named nothing the others did not
     assert [e.chunk_id for e in naming_every_asked_word([*injury, war], 3, set())] == ["i0", "i1", "i2"]
+
+
+def test_the_provision_the_best_explanation_explains_takes_the_last_place_of_the_kept_evidence():
+    from generation.blocks import with_explained_provision
+
+    def provision(chunk_id: str, text: str, confidence: float, ref: str) -> Evidence:
+        return evidence(chunk_id, text, confidence, citation=chunk_id, authority="binding", refs=[ref])
+
+    commentary = evidence(
+        "c", "Patients may ask for a copy.", 0.7, citation="Commentary: access", metadata={"explains": ["gdpr_15_3"]}
+    )
+    other = provision("o", "The controller shall facilitate the exercise of rights.", 0.6, "gdpr_12_2")
+    weak = provision("w", "Processing shall be lawful.", 0.5, "gdpr_6_1")
+    copy = provision("p", "The controller shall provide a copy of the personal data.", 0.4, "gdpr_15_3")
+    pool = [commentary, other, weak, copy]
+    assert [e.chunk_id for e in with_explained_provision(pool[:3], pool)] == ["c", "o", "p"]
+    assert [e.chunk_id for e in with_explained_provision([other, weak], pool)] == ["o", "w"]  # nothing explains
+    assert [e.chunk_id for e in with_explained_provision([commentary, copy], pool)] == ["c", "p"]  # kept already
