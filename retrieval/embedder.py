@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from cachetools import LRUCache
 
+from core.heap import settle
 from core.settings import Settings
 
 # The default model quantises its activations per run of the model (dynamic int8, one scale for the whole
@@ -67,6 +68,7 @@ class Embedder:
                 for _ in range(self.session_count):
                     pool.put(TextEmbedding(self.settings.embedding_model, specific_model_path=path, threads=1))
                 self._pool = pool
+                settle()  # with the first question, after the index reader: the long-lived heap (core/heap.py)
             return self._pool
 
     @contextmanager
