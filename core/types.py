@@ -174,19 +174,7 @@ class Evidence(BaseModel):
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any], scores: Scores) -> Evidence:
-        known = set(cls.model_fields) - {
-            "document",
-            "scores",
-            "metadata",
-            "origin",
-            "retrieved_at",
-            "effective_from",
-            "confidence",
-            "grade_explanation",
-            "highlights",
-            "url",
-            "authority",
-        }
+        known = _PAYLOAD_FIELDS
         fields = {key: payload[key] for key in known if payload.get(key) is not None}
         extra = {
             k: v for k, v in payload.items() if k not in known and k not in {"title", "effective_from", "source_url"}
@@ -211,6 +199,23 @@ class Evidence(BaseModel):
     def strips(self) -> str:
         """What the generator sees: the supporting sentences when refined, otherwise the whole text."""
         return " ".join(self.highlights) if self.highlights else self.text
+
+
+# The fields an evidence record takes from a payload as they are (the rest are derived or set later): computed
+# once, not for each of the hundreds of records a question makes.
+_PAYLOAD_FIELDS = frozenset(Evidence.model_fields) - {
+    "document",
+    "scores",
+    "metadata",
+    "origin",
+    "retrieved_at",
+    "effective_from",
+    "confidence",
+    "grade_explanation",
+    "highlights",
+    "url",
+    "authority",
+}
 
 
 class Citation(BaseModel):

@@ -110,6 +110,8 @@ class EdgeBackend(Backend):
         self.vector_memory = vector_memory
         self.memo_chunks = memo_chunks  # per opened generation: see db/read_memo.py
         self._reader_locks: dict[str, int] = {}
+        self._pointer = str(index_dir / "CURRENT")
+        self._last_read: tuple[tuple[int, int, int], str] | None = None  # (the pointer's stat, the name it held)
 
     def _generations(self) -> list[str]:
         if not self.index_dir.exists():
@@ -138,11 +140,24 @@ class EdgeBackend(Backend):
             os.close(fd)
 
     def current(self) -> str | None:
+        """The published generation. Every search asks (several times a question), so the pointer is read again
+        only when its file changed: `publish` replaces it with a new file, so its inode and mtime change."""
         try:
-            name = (self.index_dir / "CURRENT").read_text(encoding="utf-8").strip()
+            stat = os.stat(self._pointer)
         except FileNotFoundError:
             return None
-        return name if _GEN_RE.match(name) and (self.index_dir / name).is_dir() else None
+        key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        last = self._last_read
+        if last is not None and last[0] == key:
+            return last[1]
+        try:
+            name = Path(self._pointer).read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return None
+        if not (_GEN_RE.match(name) and (self.index_dir / name).is_dir()):
+            return None
+        self._last_read = (key, name)
+        return name
 
     def open(self, name: str) -> VectorStore:
         path = self.index_dir / name

@@ -160,9 +160,10 @@ class Sanitiser:
         """Sanitise a token stream sentence by sentence; a sentence is released once it is complete and clean."""
         buffer, before = "", ""
         for token in tokens:
+            start = len(buffer)  # the buffer before this token holds no boundary: only the new text is searched
             buffer += token
-            while (cut := _stream_boundary(buffer)) is not None:
-                sentence, buffer = buffer[:cut], buffer[cut:]
+            while (cut := _stream_boundary(buffer, start)) is not None:
+                sentence, buffer, start = buffer[:cut], buffer[cut:], 0
                 if cleaned := self.clean_sentence(sentence, removed, before, grounded_in):
                     yield cleaned
                 before = _tail(f"{before} {sentence}")  # a run crossing into the next sentence drops that one too
@@ -173,8 +174,10 @@ class Sanitiser:
 _BOUNDARY_RE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
-def _stream_boundary(buffer: str) -> int | None:
-    match = _BOUNDARY_RE.search(buffer)
+def _stream_boundary(buffer: str, start: int = 0) -> int | None:
+    """Where the first complete sentence of the buffer ends, looking from `start` (the look-behind still sees
+    the character before it): a stream appends a word at a time, and the whole buffer was searched before."""
+    match = _BOUNDARY_RE.search(buffer, start)
     return match.end() if match else None
 
 

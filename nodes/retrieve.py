@@ -29,6 +29,7 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     if analyse(question).across_patients:
         pool = max(pool, 2 * ACROSS_PATIENTS_K)
     retriever = services.resources.retriever
+    retriever.embedder.embed_ahead(question)  # scored against the sentences later, while the search runs now
     scope = scope_for(question, context.search_filters(), retriever.reader.store(), retriever.patients)
     options = services.retrieval_options(context.retrieval_mode)
     if is_policy_scope(scope.filters, settings.policy_collections):

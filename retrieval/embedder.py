@@ -7,6 +7,7 @@ import os
 import queue
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 from cachetools import LRUCache
 
+from core.heap import settle
 from core.settings import Settings
 
 # The default model quantises its activations per run of the model (dynamic int8, one scale for the whole
@@ -24,6 +26,7 @@ from core.settings import Settings
 BATCH_SIZE = 1
 SCHEME = "alone"  # part of model_id: vectors cached under the old batched scheme are not mixed in
 RECENT_QUERIES = 256  # a question searched again in the same run (the web fallback's collection) is not re-embedded
+AHEAD = 1  # texts embedded ahead at a time (embed_ahead)
 
 
 class Embedder:
@@ -40,7 +43,9 @@ class Embedder:
         self._pool: queue.SimpleQueue[Any] | None = None
         self.calls = 0  # texts embedded by this instance: lets tests prove a cache was used
         self._recent: LRUCache[str, np.ndarray] = LRUCache(maxsize=RECENT_QUERIES)
-        self._recent_lock = threading.Lock()
+        self._recent_lock = threading.Lock()  # guards _recent and _ahead
+        self._ahead: dict[str, Future[np.ndarray]] = {}  # at most AHEAD texts being embedded in the background
+        self._ahead_pool: ThreadPoolExecutor | None = None
 
     @cached_property
     def model_dir(self) -> Path | None:
@@ -67,6 +72,7 @@ class Embedder:
                 for _ in range(self.session_count):
                     pool.put(TextEmbedding(self.settings.embedding_model, specific_model_path=path, threads=1))
                 self._pool = pool
+                settle()  # with the first question, after the index reader: the long-lived heap (core/heap.py)
             return self._pool
 
     @contextmanager
@@ -105,23 +111,44 @@ class Embedder:
         return _normalise(np.asarray(vectors, dtype=np.float32))
 
     def recent_query(self, text: str) -> np.ndarray | None:
-        """The vector of a text lately embedded as a query, if kept: each text runs alone, so it is bit for bit
-        the vector `embed_documents` would compute for it (a question without expansion is searched and then
-        scored against sentences as the same text)."""
+        """The vector of a text lately embedded as a query (or being embedded ahead: then it is awaited), if kept:
+        each text runs alone, so it is bit for bit the vector `embed_documents` would compute for it (the question
+        is scored against sentences as the same text it was searched or embedded ahead as)."""
         with self._recent_lock:
-            return self._recent.get(text)
+            known, ahead = self._recent.get(text), self._ahead.get(text)
+        return ahead.result() if known is None and ahead is not None else known
 
     def embed_query(self, text: str) -> np.ndarray:
         if (known := self.recent_query(text)) is not None:
             return known
-        with self._session() as model:
-            vector = next(iter(model.query_embed(text)))
-        self._count(1)
-        unit = _normalise(np.asarray(vector, dtype=np.float32)[None, :])[0]
-        unit.setflags(write=False)  # shared by every caller asking for this text
+        return self._embed_and_keep(text)
+
+    def embed_ahead(self, text: str) -> None:
+        """Start embedding, on a session nobody uses, a text a later step will ask for: at one question at a time
+        the second core is idle while the search embeds its expanded query, and the question alone (which refine
+        and the composer score sentences against) is then ready for them. Nothing is started unless two sessions
+        are free (one for the search itself), so concurrent questions, which keep the cores busy, never wait."""
+        pool = self._sessions()
         with self._recent_lock:
-            self._recent[text] = unit
-        return unit
+            if text in self._recent or text in self._ahead or len(self._ahead) >= AHEAD or pool.qsize() < 2:
+                return
+            if self._ahead_pool is None:
+                self._ahead_pool = ThreadPoolExecutor(max_workers=AHEAD, thread_name_prefix="embed-ahead")
+            self._ahead[text] = self._ahead_pool.submit(self._embed_and_keep, text)
+
+    def _embed_and_keep(self, text: str) -> np.ndarray:
+        try:
+            with self._session() as model:
+                vector = next(iter(model.query_embed(text)))
+            self._count(1)
+            unit = _normalise(np.asarray(vector, dtype=np.float32)[None, :])[0]
+            unit.setflags(write=False)  # shared by every caller asking for this text
+            with self._recent_lock:
+                self._recent[text] = unit
+            return unit
+        finally:
+            with self._recent_lock:
+                self._ahead.pop(text, None)  # kept in _recent (or failed, and the caller that awaits it is told)
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:

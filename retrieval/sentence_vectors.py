@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
 import numpy as np
 
@@ -26,6 +27,13 @@ from retrieval.embedder import Embedder
 
 MAX_TEXTS = 8192  # about 12 MB of 384-dimension vectors: a few hundred questions' sentences
 STORED_ORIGINS = ("local", "secondary")  # chunks of the index; web results have no stored sentences
+SPLIT_TEXTS = 2048  # chunk texts whose split is kept: the shipped corpus has about 900 chunks
+
+
+@lru_cache(maxsize=SPLIT_TEXTS)  # refine and the offline answerer read the same chunks in one question
+def stored_order(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A chunk's sentences and statements in the order ingest stored their vectors (a pure function of the text)."""
+    return tuple(sentences_for_index(text)), tuple(scored_texts(text))
 
 
 class SentenceVectors:
@@ -43,10 +51,8 @@ class SentenceVectors:
         ids = [e.chunk_id for e in chunks if e.origin in STORED_ORIGINS]
         found: dict[str, np.ndarray] = {}
         for stored in self.reader.store().stored_sentences(ids).values():
-            for texts, vectors in (
-                (sentences_for_index(stored.text), stored.vectors),
-                (scored_texts(stored.text), stored.statements),
-            ):
+            sentences, statements = stored_order(stored.text)
+            for texts, vectors in ((sentences, stored.vectors), (statements, stored.statements)):
                 if len(texts) == len(vectors):  # else the index was built by other splitting
                     found.update(zip(texts, vectors))
         self._keep(found)

@@ -141,3 +141,26 @@ def test_the_memo_is_bounded(shipped, embedder):
     first = vectors.embed(texts)
     assert len(vectors._vectors) == 3
     np.testing.assert_array_equal(vectors.embed(texts[:1]), first[:1])  # evicted, embedded again, the same
+
+
+def test_a_text_embedded_ahead_is_the_same_vector_and_is_not_embedded_again(embedder, models_dir, tmp_path):
+    from retrieval.embedder import AHEAD, Embedder
+    from tests.conftest import make_settings
+
+    pooled = Embedder(make_settings(tmp_path / "data", models_dir, embedding_sessions=2))
+    question = "Can a hospital keep treating someone's data after they object?"
+    pooled.embed_ahead(question)
+    pooled.embed_ahead(question)  # already under way: not started twice
+    assert len(pooled._ahead) <= AHEAD
+    assert np.array_equal(pooled.recent_query(question), embedder.embed_query(question))
+    assert np.array_equal(pooled.embed_query(question), embedder.embed_query(question))
+    assert pooled.calls == 1 and not pooled._ahead
+
+
+def test_nothing_is_embedded_ahead_without_a_second_free_session(models_dir, tmp_path):
+    from retrieval.embedder import Embedder
+    from tests.conftest import make_settings
+
+    single = Embedder(make_settings(tmp_path / "data", models_dir, embedding_sessions=1))
+    single.embed_ahead("Who is a data controller?")
+    assert single.recent_query("Who is a data controller?") is None and single.calls == 0
