@@ -733,6 +733,44 @@ def test_alignment_pairs_the_answering_clauses_and_compares_leftovers_on_the_sam
     assert len(pairs) == 3 and not any(p.verdict.startswith("only") for p in points)
 
 
+def test_the_answering_point_follows_the_polarity_the_answers_state():
+    maternity_a = rider_clause("3.7", "Maternity Benefit", "Expenses of the newborn baby are not covered.", "benefits")
+    maternity_b = rider_clause("3.7", "Maternity Benefit", "The newborn baby is covered from day one.", "benefits", "b")
+    rest_cure = rider_clause("5.2", "Rest Cure and Respite Care", "Excluded.", "exclusions")
+    day_care = rider_clause("3.3", "Day Care Treatment", "Covered up to the Sum Insured.", "benefits", "b")
+    rest_cure.metadata["coverage_type"], day_care.metadata["coverage_type"] = "not_covered", "covered"
+    [point] = align([maternity_a], [maternity_b], ("not_covered", "conditional"))
+    assert point.verdict == "only_b" and point.a and point.b  # a's clause is shown: it is where a excludes it
+    assert align([maternity_a], [maternity_b], ("conditional", "not_covered"))[0].verdict == "only_a"
+    # a clause's own polarity never makes a point one-sided: an exclusion and a benefit sharing "care" differ
+    points = align([maternity_a, rest_cure], [maternity_b, day_care], ("conditional", "conditional"))
+    assert [(p.a.citation, p.b.citation, p.verdict) for p in points][1] == ("a cl. 5.2", "b cl. 3.3", "different")
+
+
+def test_a_point_states_the_values_of_the_sentences_on_the_question_not_the_rest_of_the_clause():
+    waiting_a = rider_clause(
+        "C-1", "Waiting Periods", "a. PED: 36 months.\nb. Specified diseases: 24 months.", "waiting_period"
+    )
+    waiting_b = rider_clause("4.1", "Pre-Existing Diseases", "PED: 36 months.", "waiting_period", "b")
+    assert align([waiting_a], [waiting_b])[0].verdict == "different"  # 24 months is a's other point
+    quoted_a = waiting_a.model_copy(update={"highlights": ["a. PED: 36 months"]})
+    [point] = align([quoted_a], [waiting_b])
+    assert point.verdict == "same" and point.a.values == ["36 months"] and point.a.text == waiting_a.text
+
+
+def test_the_compare_table_says_a_newborn_is_only_in_the_group_rider(make_services):
+    record = compare(
+        build_compare_graph(make_services()),
+        "Is a newborn baby covered under the CareShield individual rider or the group rider?",
+        {"doc_id": "careshield_rider_individual"},
+        {"doc_id": "careshield_rider_group"},
+        RunContext(allow_web=False, generator="offline"),
+    )
+    assert [s.coverage_type for s in record.sides] == ["not_covered", "conditional"]
+    first = record.points[0]
+    assert first.verdict == "only_b" and provision(first.a.citation) == f"{INDIVIDUAL} cl. 3.7"
+
+
 # the individual's cataract clause and the group's Table of Benefits, which states the group's cataract limit
 CATARACT = rider_clause("3.1.2", "Cataract Surgery", "Up to 25% of Sum Insured or Rs. 40,000 per eye.", "benefits")
 BENEFITS_TABLE = rider_clause(
