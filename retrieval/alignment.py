@@ -45,6 +45,14 @@ _MARKERS = {
     "whichever is lower": r"whichever is (?:lower|less)",
 }
 _MARKER_RES = {name: re.compile(pattern, re.I) for name, pattern in _MARKERS.items()}
+# Whom a clause pays or gives something to is a value too ("Payment is made to the Policyholder" against "... to
+# the Member, never to the Master Policyholder"); a party merely named ("the age of the insured person") is not.
+# The longer role first, so a master policyholder is not also a policyholder.
+_PARTY_RE = re.compile(
+    r"\bto (?:the |his |her |their )?(master policyholder|policyholder|proposer|member|insured person|nominee"
+    r"|legal heirs?|network provider|hospital|third party administrator|tpa)s?\b",
+    re.I,
+)
 PAIR_MIN_SCORE = 0.25
 COVERING = ("covered", "conditional")
 Polarities = tuple[str | None, str | None]  # the coverage each side's answer states for its answering clause
@@ -91,6 +99,7 @@ def extract_values(text: str) -> list[str]:
         unit = m.group(2).lower().rstrip("s")
         found.append((m.start(), f"{m.group(1)} {unit}{'s' if m.group(1) != '1' else ''}"))
     found += [(m.start(), name) for name, pattern in _MARKER_RES.items() for m in pattern.finditer(text)]
+    found += [(m.start(), m.group(1).lower()) for m in _PARTY_RE.finditer(text)]
     seen: list[str] = []
     for _, value in sorted(found):
         if value not in seen:

@@ -26,7 +26,7 @@ from core.types import Evidence
 from graph.compare import build_compare_graph
 from graph.run import compare
 from ingest.policy import coverage_type
-from retrieval.alignment import align
+from retrieval.alignment import align, extract_values
 from retrieval.intent import SECTIONS_FOR_INTENT, classify
 from retrieval.resources import Resources
 from retrieval.services import Services
@@ -756,6 +756,18 @@ def test_a_point_states_the_values_of_the_sentences_on_the_question_not_the_rest
     quoted_a = waiting_a.model_copy(update={"highlights": ["a. PED: 36 months"]})
     [point] = align([quoted_a], [waiting_b])
     assert point.verdict == "same" and point.a.values == ["36 months"] and point.a.text == waiting_a.text
+
+
+def test_whom_a_clause_pays_is_a_value_and_a_party_merely_named_is_not():
+    assert extract_values("Payment is made to the Policyholder or to the Network Provider.") == [
+        "policyholder",
+        "network provider",
+    ]
+    assert extract_values("Paid to the Member, never to the Master Policyholder.") == ["member", "master policyholder"]
+    assert extract_values("The premium is based on the age of the eldest Insured Person.") == []
+    individual = rider_clause("7.6", "Settlement of Claims", "Payment is made to the Policyholder.", "claims")
+    group = rider_clause("7.6", "Settlement of Claims", "Payment is made to the Member.", "claims", "b")
+    assert align([individual], [group])[0].differing == ["member", "policyholder"]
 
 
 def test_the_compare_table_says_a_newborn_is_only_in_the_group_rider(make_services):
