@@ -45,6 +45,12 @@ _MARKERS = {
     "whichever is lower": r"whichever is (?:lower|less)",
 }
 _MARKER_RES = {name: re.compile(pattern, re.I) for name, pattern in _MARKERS.items()}
+_BASES = {"sum insured": "Sum Insured", "si": "Sum Insured", "admissible claim": "admissible claim"}
+_BASIS_RE = re.compile(
+    r"(?:\s*of\s+(?:the\s+)?(?:basic\s+)?(?P<of>sum\s+insured|si|admissible\s+claim|claim\s+amount|base\s+premium)\b)?"
+    r"(?:\s*(?:/-)?\s*per\s+(?P<per>day|eye|event|delivery|claim|hospitali[sz]ation|policy\s+(?:period|year)|year)\b)?",
+    re.I,
+)
 # Whom a clause pays or gives something to is a value too ("Payment is made to the Policyholder" against "... to
 # the Member, never to the Master Policyholder"); a party merely named ("the age of the insured person") is not.
 # The longer role first, so a master policyholder is not also a policyholder.
@@ -86,6 +92,17 @@ def indian_grouping(number: int) -> str:
     return ",".join([head, *groups, tail]) if head else ",".join([*groups, tail])
 
 
+def basis(text: str, end: int) -> str:
+    """What an amount or a percentage is of or per, right after it: " of Sum Insured" (SI too), " per day"; a
+    limit without its basis ("1%" of what, per what?) cannot be compared with another."""
+    match = _BASIS_RE.match(text, end)
+    if match is None:
+        return ""
+    of = _BASES.get(" ".join(match.group("of").lower().split()), match.group("of")) if match.group("of") else ""
+    per = " ".join(match.group("per").lower().replace("isation", "ization").split()) if match.group("per") else ""
+    return (f" of {of}" if of else "") + (f" per {per}" if per else "")
+
+
 def extract_values(text: str) -> list[str]:
     """The values a clause states, normalised, in order of appearance, without repeats."""
     text = digits(text)
@@ -93,8 +110,8 @@ def extract_values(text: str) -> list[str]:
     for m in _AMOUNT_RE.finditer(text):
         amount = m.group(1).replace(",", "").rstrip(".")
         unit = f" {m.group(2).lower().rstrip('s')}" if m.group(2) else ""
-        found.append((m.start(), f"Rs. {indian_grouping(int(float(amount)))}{unit}"))
-    found += [(m.start(), f"{m.group(1)}%") for m in _PERCENT_RE.finditer(text)]
+        found.append((m.start(), f"Rs. {indian_grouping(int(float(amount)))}{unit}{basis(text, m.end())}"))
+    found += [(m.start(), f"{m.group(1)}%{basis(text, m.end())}") for m in _PERCENT_RE.finditer(text)]
     for m in _PERIOD_RE.finditer(text):
         unit = m.group(2).lower().rstrip("s")
         found.append((m.start(), f"{m.group(1)} {unit}{'s' if m.group(1) != '1' else ''}"))

@@ -580,8 +580,9 @@ def point_for(points: list[dict[str, Any]], a_citation: str, b_citation: str) ->
 def check_cataract(points):
     point = point_for(points, f"{INDIVIDUAL} cl. 3.1.2", f"{GROUP} cl. 3.1.2")
     assert point["verdict"] == "different"
-    assert {"25%", "Rs. 40,000"} <= set(point["a"]["values"]) and "as per the table of benefits" in point["b"]["values"]
-    assert {"25%", "Rs. 40,000", "as per the table of benefits"} <= set(point["differing"])
+    a_values = {"25% of Sum Insured", "Rs. 40,000 per eye"}  # each with its basis
+    assert a_values <= set(point["a"]["values"]) and "as per the table of benefits" in point["b"]["values"]
+    assert a_values | {"as per the table of benefits"} <= set(point["differing"])
 
 
 def check_ped(points):
@@ -770,6 +771,19 @@ def test_whom_a_clause_pays_is_a_value_and_a_party_merely_named_is_not():
     assert align([individual], [group])[0].differing == ["member", "policyholder"]
 
 
+def test_a_limit_is_stated_with_its_basis():
+    assert extract_values("up to 2% of the sum insured subject to maximum of Rs. 5,000/-per day") == [
+        "2% of Sum Insured",
+        "Rs. 5,000 per day",
+    ]
+    assert extract_values("Up to 5% of SI; 1% of Sum Insured per day; Rs 2,000 per hospitalisation") == [
+        "5% of Sum Insured",
+        "1% of Sum Insured per day",
+        "Rs. 2,000 per hospitalization",
+    ]
+    assert extract_values("A co-payment of 5% on all claims.") == ["5%"]  # no basis stated: none made up
+
+
 def test_the_compare_table_says_a_newborn_is_only_in_the_group_rider(make_services):
     record = compare(
         build_compare_graph(make_services()),
@@ -796,7 +810,8 @@ BENEFITS_TABLE = rider_clause(
 
 def test_a_table_of_benefits_paired_with_one_benefit_states_that_benefit_s_values_only():
     [point] = align([CATARACT], [BENEFITS_TABLE])
-    assert point.b.values == ["Rs. 60,000"] and point.differing == ["25%", "Rs. 40,000", "Rs. 60,000"]
+    assert point.b.values == ["Rs. 60,000 per eye"]
+    assert point.differing == ["25% of Sum Insured", "Rs. 40,000 per eye", "Rs. 60,000 per eye"]
 
 
 def test_a_table_of_benefits_line_on_a_compared_benefit_is_compared_too_not_shown_as_one_sided():
@@ -806,7 +821,7 @@ def test_a_table_of_benefits_line_on_a_compared_benefit_is_compared_too_not_show
         ("Cataract Surgery", "different", "b cl. 3.1.2"),
         ("Cataract Surgery", "different", "b cl. 3.10"),
     ]
-    assert points[1].b.values == ["Rs. 60,000"]
+    assert points[1].b.values == ["Rs. 60,000 per eye"]
 
 
 @pytest.mark.parametrize(
@@ -877,7 +892,7 @@ REAL_COMPARE = [
         "Arogya Sanjeevani cl. 4.3",
         "National Parivar Mediclaim Plus cl. 3.1.1.2",
         "different",
-        {"25%", "Rs. 40,000", "whichever is lower"},
+        {"25% of Sum Insured", "Rs. 40,000 per eye", "whichever is lower"},
         {"as per the table of benefits"},
         id="cataract",
     ),
@@ -894,7 +909,7 @@ REAL_COMPARE = [
         "Arogya Sanjeevani cl. 4.1",
         "National Parivar Mediclaim Plus cl. 3.1.1.1",
         "different",
-        {"2%", "Rs. 5,000"},
+        {"2% of Sum Insured", "Rs. 5,000 per day"},
         {"as per the table of benefits"},
     ),
     (
