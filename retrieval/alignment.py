@@ -38,7 +38,8 @@ _PERIOD_RE = re.compile(
 )  # not "3.3 Day Care", "2,00,000 Day Care"
 _MARKERS = {
     "as per the table of benefits": r"as (?:per|shown in|mentioned in|specified in) the table of benefits",
-    "no limit": r"\bno (?:sub-?)?limit\b|without any (?:sub-?)?limit|\bnot subject to any limit|as actually charged",
+    "no limit": r"\bno (?:sub-?)?limit\b|without any (?:sub-?)?limit|\bnot subject to any limit|as actually charged"
+    r"|\bat actuals?\b",
     "waived": r"\bwaived\b",
     "not applicable": r"\bnot applicable\b",
     "not covered": r"\bnot covered\b|shall not be liable|\bexcluded\b",

@@ -782,6 +782,12 @@ def test_a_limit_is_stated_with_its_basis():
         "Rs. 2,000 per hospitalization",
     ]
     assert extract_values("A co-payment of 5% on all claims.") == ["5%"]  # no basis stated: none made up
+    # what is paid in full is one value however a wording says it
+    assert (
+        extract_values("Room rent limit shall be 'At Actuals'.")
+        == extract_values("Room Rent: No limit")
+        == ["no limit"]
+    )
 
 
 def test_the_compare_table_says_a_newborn_is_only_in_the_group_rider(make_services):
