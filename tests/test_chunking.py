@@ -202,3 +202,13 @@ def test_a_real_wording_whose_definition_heading_is_missed_keeps_its_later_claus
     assert {"Grace Period", "Hospital", "Room Rent", "Pre-Existing Disease (PED)"} <= set(by_name)
     grace = next(u for u in document.units if u.citation.endswith(" cl. 16"))
     assert grace.extra["benefit_name"] == "Grace Period" and len(grace.text) < 2_000  # not the 147,000 after it
+
+
+def test_an_exclusion_s_code_is_not_part_of_its_name_whatever_dash_or_line_break():
+    from ingest.policy import benefit_name
+
+    assert benefit_name("7.15. Maternity Expenses (Code – Excl 18)") == "Maternity Expenses"  # an en dash
+    assert benefit_name("7.1. Investigation & Evaluation (Code – Excl") == "Investigation & Evaluation"  # wrapped
+    assert benefit_name("7.6. Hazardous or Adventure sports: (Code –") == "Hazardous or Adventure sports"
+    assert benefit_name("5.12 Refractive Error (Code - Excl15)") == "Refractive Error"
+    assert benefit_name("5.16 War and Nuclear Perils (Code - ASTEXC01)") == "War and Nuclear Perils (Code - ASTEXC01)"
