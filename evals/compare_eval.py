@@ -13,7 +13,8 @@ tuned, on either):
   every clause a row shows for a side is one that side's answer cites (by chunk id, or by citation when the
   answer's citation carries no chunk id), and a row saying only_a (only_b) is not contradicted by side b's
   (a's) answer citing a clause on the same point (a cited clause whose name shares a subject word with the
-  row's point). A side that refused cites nothing, so every row showing its clause disagrees.
+  row's point) whose answer does not say it is not covered. A side that refused cites nothing, so every row
+  showing its clause disagrees.
 - both answered: the share of cases where both side answers have status `answered`.
 - value recall: the share of expected a_values / b_values found in the values the matched row states for that
   side, or in that side's answer; not in the clause's full text, which holds them whenever the row is the right
@@ -60,7 +61,8 @@ NOTE = (
     "Offline answerer, through the compare graph. point_verdict_accuracy: expected points whose matched table row "
     "(most shared subject words and clause numbers) has the expected verdict (no matching row: wrong); agreement: "
     "table rows whose clauses are cited by their side's answer and, for a one-sided row, not contradicted by the "
-    "other side citing a clause on the same point; both_answered: cases where both sides answered; value_recall: "
+    "other side citing a clause on the same point without saying it is not covered; both_answered: cases where "
+    "both sides answered; value_recall: "
     "expected values whose quantities are in the values the matched row states for that side or in that side's "
     "answer. Targets (issue 17): point-verdict accuracy >= 0.9, agreement 1.0. Real PDFs ingested without metadata "
     "into one collection. Per-case rows (held-out: ids and figures only) are in eval.json."
@@ -224,15 +226,17 @@ def cited_subjects(side: CompareSide | None) -> list[set[str]]:
 
 def row_agrees(row: ComparePoint, record: CompareRecord) -> bool:
     """Every clause the row shows is cited by its side's answer, and a one-sided row is not contradicted by the
-    other side's answer citing a clause on the same point."""
+    other side's answer citing a clause on the same point (unless that answer says it is not covered: a
+    wording that excludes what the other covers does not have it)."""
     for side in SIDES:
         clause = getattr(row, side)
         if clause is not None and not is_cited(clause, record.side(side)):
             return False
     if row.verdict in ("only_a", "only_b"):
         other: Side = "b" if row.verdict == "only_a" else "a"
-        point = row_subject(row)
-        if any(point & cited_subject for cited_subject in cited_subjects(record.side(other))):
+        answer, point = record.side(other), row_subject(row)
+        says_not_covered = answer is not None and answer.coverage_type == "not_covered"
+        if not says_not_covered and any(point & cited_subject for cited_subject in cited_subjects(answer)):
             return False
     return True
 

@@ -56,7 +56,8 @@ _WHOLE_SUM_INSURED_RE = re.compile(
 )
 _DEFINED_TERM_RE = re.compile(r"^(.{2,80}?)\s+(?:means|refers to|shall mean|is defined as)\b", re.I)
 _HEADING_NUMBER_RE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){0,4}\.?\s*")
-_CODE_RE = re.compile(r"\(?\s*(?:code\s*[-:]?\s*)?excl\s*0*\d+\s*\)?", re.I)
+# "(Code - Excl18)", "(Code – Excl 18)" with an en dash, and "(Code – Excl" whose number a PDF wrapped to the next line
+_CODE_RE = re.compile(r"\(\s*code\s*[-–—:]?\s*(?:excl\s*0*\d*\s*\)?|$)|\(?\s*excl\s*0*\d+\s*\)?", re.I)
 
 
 def section_key(*headings: str) -> str:

@@ -203,9 +203,12 @@ _SUB_CLAUSE_RE = re.compile(r"^(\d{1,2})((?:\.\d{1,2}){1,4})\.?\s+([A-Z(].*)$")
 
 
 def _is_top_heading(text: str, number: int, last_top: int) -> bool:
-    """`7. EXCLUSIONS` after section 6, not item 7 of a numbered list inside section 6."""
+    """`7. EXCLUSIONS` after section 6, not item 7 of a numbered list inside section 6. One heading may be
+    skipped (`13. Disclosure to information norm:` is not title-cased): `14. Domiciliary Hospitalization` after
+    12 still starts a clause, or every clause after a missed heading would be swallowed by the one before it."""
     words = text.split()
-    if number != last_top + 1 or len(words) > 8:
+    skipped_one = last_top > 0 and number == last_top + 2
+    if (number != last_top + 1 and not skipped_one) or len(words) > 8:
         return False
     capitalised = sum(1 for w in words if w[:1].isupper() or not w[:1].isalpha())
     return text.isupper() or capitalised >= max(1, len(words) - 2)

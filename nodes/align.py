@@ -15,9 +15,11 @@ from retrieval.alignment import align as align_clauses
 @timed("align")
 def align(state: CompareState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Per point: the same, different (both clauses and the differing values), or present in one wording only."""
-    labels = {s.side: s.label for s in state.get("sides") or []}
+    sides = {s.side: s for s in state.get("sides") or []}
+    labels = {side: s.label for side, s in sides.items()}
+    stated = tuple(s.coverage_type if (s := sides.get(side)) else None for side in ("a", "b"))
     clauses = state.get("clauses") or {}
-    points = align_clauses(clauses.get("a") or [], clauses.get("b") or [])
+    points = align_clauses(clauses.get("a") or [], clauses.get("b") or [], (stated[0], stated[1]))
     counts = {v: sum(1 for p in points if p.verdict == v) for v in ("same", "different", "only_a", "only_b")}
     summary = (
         f"{counts['different']} point(s) differ, {counts['same']} are the same, "

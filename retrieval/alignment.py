@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.schemas import ClauseValues, ComparePoint
+from core.schemas import ClauseValues, ComparePoint, CoverageVerdict
 from core.types import Evidence
 from language.words import words
 
@@ -38,14 +38,31 @@ _PERIOD_RE = re.compile(
 )  # not "3.3 Day Care", "2,00,000 Day Care"
 _MARKERS = {
     "as per the table of benefits": r"as (?:per|shown in|mentioned in|specified in) the table of benefits",
-    "no limit": r"\bno (?:sub-?)?limit\b|without any (?:sub-?)?limit|\bnot subject to any limit|as actually charged",
+    "no limit": r"\bno (?:sub-?)?limit\b|without any (?:sub-?)?limit|\bnot subject to any limit|as actually charged"
+    r"|\bat actuals?\b",
     "waived": r"\bwaived\b",
     "not applicable": r"\bnot applicable\b",
     "not covered": r"\bnot covered\b|shall not be liable|\bexcluded\b",
     "whichever is lower": r"whichever is (?:lower|less)",
 }
 _MARKER_RES = {name: re.compile(pattern, re.I) for name, pattern in _MARKERS.items()}
+_BASES = {"sum insured": "Sum Insured", "si": "Sum Insured", "admissible claim": "admissible claim"}
+_BASIS_RE = re.compile(
+    r"(?:\s*of\s+(?:the\s+)?(?:basic\s+)?(?P<of>sum\s+insured|si|admissible\s+claim|claim\s+amount|base\s+premium)\b)?"
+    r"(?:\s*(?:/-)?\s*per\s+(?P<per>day|eye|event|delivery|claim|hospitali[sz]ation|policy\s+(?:period|year)|year)\b)?",
+    re.I,
+)
+# Whom a clause pays or gives something to is a value too ("Payment is made to the Policyholder" against "... to
+# the Member, never to the Master Policyholder"); a party merely named ("the age of the insured person") is not.
+# The longer role first, so a master policyholder is not also a policyholder.
+_PARTY_RE = re.compile(
+    r"\bto (?:the |his |her |their )?(master policyholder|policyholder|proposer|member|insured person|nominee"
+    r"|legal heirs?|network provider|hospital|third party administrator|tpa)s?\b",
+    re.I,
+)
 PAIR_MIN_SCORE = 0.25
+COVERING = ("covered", "conditional")
+Polarities = tuple[str | None, str | None]  # the coverage each side's answer states for its answering clause
 
 
 _REPEATED_NUMBER_RE = re.compile(r"\b(\d+)\s*\(\s*\1\s*\)")
@@ -76,6 +93,17 @@ def indian_grouping(number: int) -> str:
     return ",".join([head, *groups, tail]) if head else ",".join([*groups, tail])
 
 
+def basis(text: str, end: int) -> str:
+    """What an amount or a percentage is of or per, right after it: " of Sum Insured" (SI too), " per day"; a
+    limit without its basis ("1%" of what, per what?) cannot be compared with another."""
+    match = _BASIS_RE.match(text, end)
+    if match is None:
+        return ""
+    of = _BASES.get(" ".join(match.group("of").lower().split()), match.group("of")) if match.group("of") else ""
+    per = " ".join(match.group("per").lower().replace("isation", "ization").split()) if match.group("per") else ""
+    return (f" of {of}" if of else "") + (f" per {per}" if per else "")
+
+
 def extract_values(text: str) -> list[str]:
     """The values a clause states, normalised, in order of appearance, without repeats."""
     text = digits(text)
@@ -83,12 +111,13 @@ def extract_values(text: str) -> list[str]:
     for m in _AMOUNT_RE.finditer(text):
         amount = m.group(1).replace(",", "").rstrip(".")
         unit = f" {m.group(2).lower().rstrip('s')}" if m.group(2) else ""
-        found.append((m.start(), f"Rs. {indian_grouping(int(float(amount)))}{unit}"))
-    found += [(m.start(), f"{m.group(1)}%") for m in _PERCENT_RE.finditer(text)]
+        found.append((m.start(), f"Rs. {indian_grouping(int(float(amount)))}{unit}{basis(text, m.end())}"))
+    found += [(m.start(), f"{m.group(1)}%{basis(text, m.end())}") for m in _PERCENT_RE.finditer(text)]
     for m in _PERIOD_RE.finditer(text):
         unit = m.group(2).lower().rstrip("s")
         found.append((m.start(), f"{m.group(1)} {unit}{'s' if m.group(1) != '1' else ''}"))
     found += [(m.start(), name) for name, pattern in _MARKER_RES.items() for m in pattern.finditer(text)]
+    found += [(m.start(), m.group(1).lower()) for m in _PARTY_RE.finditer(text)]
     seen: list[str] = []
     for _, value in sorted(found):
         if value not in seen:
@@ -97,13 +126,15 @@ def extract_values(text: str) -> list[str]:
 
 
 def _side(e: Evidence, about: set[str] | None = None) -> ClauseValues:
-    """A clause's values: from the whole clause (a value outside the highlighted sentences still differs), or
-    for a table of benefits paired with a clause about one benefit, from the table's lines naming it."""
+    """A clause's values: from its sentences that support the question (its highlights: a long clause states
+    other points' values too, "24 months" for specified diseases beside the 36 months asked about), else from
+    the whole clause, or for a table of benefits paired with a clause about one benefit, from the table's lines
+    naming it."""
     text = e.text
     if about and _is_table(e):
         lines = [line for line in text.splitlines() if about & set(words(line))]
         text = "\n".join(lines) or text
-    values = extract_values(text)
+    values = extract_values("\n".join(e.highlights) or text)
     return ClauseValues(
         citation=e.citation,
         document=e.document,
@@ -174,23 +205,43 @@ def _pair_score(a: Evidence, b: Evidence) -> float:
     return 0.5 * subject + 0.25 * overlap + 0.25 * same_section
 
 
-def _point(x: Evidence, y: Evidence) -> ComparePoint:
-    """Two paired clauses: the same when they state the same values and polarity, otherwise different."""
+def verdict(stated: Polarities, clauses: Polarities, differing: list[str]) -> CoverageVerdict:
+    """What one side's answer says is not covered and the other's says is covered is in the other wording
+    only; otherwise the same when the two clauses state the same values and polarity, and different when not.
+    Only the answers' stated polarity can make a point one-sided: a clause's own (an exclusion paired with a
+    benefit by a shared word) says what kind of clause it is, not that its wording lacks the other's cover."""
+    if stated[0] == "not_covered" and stated[1] in COVERING:
+        return "only_b"
+    if stated[1] == "not_covered" and stated[0] in COVERING:
+        return "only_a"
+    polarity = (stated[0] or clauses[0], stated[1] or clauses[1])
+    return "same" if not differing and polarity[0] == polarity[1] else "different"
+
+
+def _point(x: Evidence, y: Evidence, stated: Polarities = (None, None)) -> ComparePoint:
+    """Two paired clauses, with the polarity each side's answer states for it when it states one."""
     side_a, side_b = _side(x, _topic(y)), _side(y, _topic(x))
     differing = sorted(set(side_a.values) ^ set(side_b.values))
-    same = not differing and side_a.coverage_type == side_b.coverage_type
     named = [c.benefit_name for c, e in ((side_a, x), (side_b, y)) if c.benefit_name and not _is_table(e)]
     label = next(iter(named), None) or side_a.benefit_name or side_b.benefit_name or side_a.section_key or "clause"
-    return ComparePoint(point=label, verdict="same" if same else "different", a=side_a, b=side_b, differing=differing)
+    return ComparePoint(
+        point=label,
+        verdict=verdict(stated, (side_a.coverage_type, side_b.coverage_type), differing),
+        a=side_a,
+        b=side_b,
+        differing=differing,
+    )
 
 
-def align(a: list[Evidence], b: list[Evidence]) -> list[ComparePoint]:
+def align(a: list[Evidence], b: list[Evidence], stated: Polarities = (None, None)) -> list[ComparePoint]:
     """Pair the clauses of two wordings (greedy, best pairs first) and give each point its verdict.
 
     Each list is what one side's answer cites, its answering clause first: the two answering clauses answer
     the same question, so they are one point whatever their names ("AYUSH Treatment" against
     "Ayurvedic/Homeopathic/Unani treatment"), unless one defines a term and the other states a rule; the
-    other clauses pair by subject."""
+    other clauses pair by subject. `stated` is the coverage each side's answer states for its answering
+    clause ("Expenses of the newborn baby are not covered" within a maternity benefit): that point's verdict
+    follows it, so the table never contradicts the answers."""
     pairs = sorted(((_pair_score(x, y), i, j) for i, x in enumerate(a) for j, y in enumerate(b)), reverse=True)
     if a and b and _defines(a[0]) == _defines(b[0]):
         pairs.insert(0, (1.0, 0, 0))
@@ -202,7 +253,7 @@ def align(a: list[Evidence], b: list[Evidence]) -> list[ComparePoint]:
             continue
         used_a.add(i)
         used_b.add(j)
-        points.append((min(i, j), _point(a[i], b[j])))
+        points.append((min(i, j), _point(a[i], b[j], stated if (i, j) == (0, 0) else (None, None))))
     for i, x in enumerate(a):
         if i not in used_a and (point := _leftover(x, b, "only_a")):
             points.append((i, point))

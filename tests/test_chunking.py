@@ -10,7 +10,7 @@ import pytest
 from ingest.chunking import chunk_document, chunk_unit, split_text, with_page
 from ingest.loaders import load_document
 from ingest.loaders.eurlex import load_convex, load_formex
-from ingest.structure import split_units
+from ingest.structure import split_units, text_lines
 from tests.conftest import CORPUS, shared_path
 
 
@@ -177,3 +177,38 @@ def test_a_clause_crossing_a_page_cites_the_page_each_piece_starts_on():
         first = next(n for n, s in enumerate(sentences) if piece.text.startswith(s[:30]) or s in piece.text)
         assert piece.page == (4 if first < 20 else 5), (piece.text[:60], piece.page)
     assert pieces[-1].page == 5 and with_page("x", None) == "x"
+
+
+def test_a_clause_heading_the_chunker_misses_does_not_swallow_the_clauses_after_it():
+    """`3. Disclosure to information norm:` is not title-cased, so it is not a heading; 4 after 2 still is, and
+    a document's first clause is numbered 1 (a list item "2. Photo ID And Age Proof" is not a first heading)."""
+    lines = text_lines(
+        "1. Accident\nA sudden event.\n2. Dental Treatment\nTreatment of teeth.\n"
+        "3. Disclosure to information norm:\nThe Policy shall be void.\n"
+        "4. Domiciliary Hospitalization\nTreatment at home.\n6. Grace Period\nThirty days.\n"
+        "7. Hospital\nAn institution."
+    )
+    units = split_units(lines, "Activ", "policy_wording")
+    assert [u.citation for u in units] == ["Activ cl. 1", "Activ cl. 2", "Activ cl. 4", "Activ cl. 6", "Activ cl. 7"]
+    assert "The Policy shall be void." in units[1].text and units[3].extra["benefit_name"] == "Grace Period"
+    first = split_units(text_lines("Preamble.\n2. Photo ID And Age Proof\nA copy."), "Activ", "policy_wording")
+    assert [u.citation for u in first] == ["Activ"]
+
+
+def test_a_real_wording_whose_definition_heading_is_missed_keeps_its_later_clauses_apart():
+    pdf = shared_path("corpora", "insurance", "pdf", "policy-aditya_birla-plan-activ_fit_plus.pdf")
+    document = load_document(pdf, pdf.parent)
+    by_name = {u.extra.get("benefit_name"): u for u in document.units}
+    assert {"Grace Period", "Hospital", "Room Rent", "Pre-Existing Disease (PED)"} <= set(by_name)
+    grace = next(u for u in document.units if u.citation.endswith(" cl. 16"))
+    assert grace.extra["benefit_name"] == "Grace Period" and len(grace.text) < 2_000  # not the 147,000 after it
+
+
+def test_an_exclusion_s_code_is_not_part_of_its_name_whatever_dash_or_line_break():
+    from ingest.policy import benefit_name
+
+    assert benefit_name("7.15. Maternity Expenses (Code – Excl 18)") == "Maternity Expenses"  # an en dash
+    assert benefit_name("7.1. Investigation & Evaluation (Code – Excl") == "Investigation & Evaluation"  # wrapped
+    assert benefit_name("7.6. Hazardous or Adventure sports: (Code –") == "Hazardous or Adventure sports"
+    assert benefit_name("5.12 Refractive Error (Code - Excl15)") == "Refractive Error"
+    assert benefit_name("5.16 War and Nuclear Perils (Code - ASTEXC01)") == "War and Nuclear Perils (Code - ASTEXC01)"

@@ -127,6 +127,15 @@ def test_a_row_agrees_when_its_clauses_are_the_ones_the_answers_cite():
     assert row_agrees(point("Settlement", "only_a", SETTLEMENT_A), CompareRecord(sides=[by_citation]))
 
 
+def test_a_one_sided_row_agrees_with_an_other_side_that_says_the_point_is_not_covered():
+    maternity_a, maternity_b = clause("a", "3.7", "Maternity Benefit"), clause("b", "3.7", "Maternity Benefit")
+    excludes = side("a", [maternity_a])
+    row = point("Maternity Benefit", "only_b", maternity_a, maternity_b)
+    assert not row_agrees(row, CompareRecord(sides=[excludes, side("b", [maternity_b])]))  # a's answer covers it
+    excludes.coverage_type = "not_covered"  # "Expenses of the newborn baby are not covered" [Source 1]
+    assert row_agrees(row, CompareRecord(sides=[excludes, side("b", [maternity_b])]))
+
+
 def test_values_are_compared_on_their_quantities_normalised():
     assert normalise_value("Thirty six (36) months") == "36 months" and normalise_value("₹40,000") == "rs 40000"
     assert normalise_value("twenty-four hours, 5 per cent") == "24 hours, 5%"

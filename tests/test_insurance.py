@@ -26,7 +26,7 @@ from core.types import Evidence
 from graph.compare import build_compare_graph
 from graph.run import compare
 from ingest.policy import coverage_type
-from retrieval.alignment import align
+from retrieval.alignment import align, extract_values
 from retrieval.intent import SECTIONS_FOR_INTENT, classify
 from retrieval.resources import Resources
 from retrieval.services import Services
@@ -580,8 +580,9 @@ def point_for(points: list[dict[str, Any]], a_citation: str, b_citation: str) ->
 def check_cataract(points):
     point = point_for(points, f"{INDIVIDUAL} cl. 3.1.2", f"{GROUP} cl. 3.1.2")
     assert point["verdict"] == "different"
-    assert {"25%", "Rs. 40,000"} <= set(point["a"]["values"]) and "as per the table of benefits" in point["b"]["values"]
-    assert {"25%", "Rs. 40,000", "as per the table of benefits"} <= set(point["differing"])
+    a_values = {"25% of Sum Insured", "Rs. 40,000 per eye"}  # each with its basis
+    assert a_values <= set(point["a"]["values"]) and "as per the table of benefits" in point["b"]["values"]
+    assert a_values | {"as per the table of benefits"} <= set(point["differing"])
 
 
 def check_ped(points):
@@ -733,6 +734,75 @@ def test_alignment_pairs_the_answering_clauses_and_compares_leftovers_on_the_sam
     assert len(pairs) == 3 and not any(p.verdict.startswith("only") for p in points)
 
 
+def test_the_answering_point_follows_the_polarity_the_answers_state():
+    maternity_a = rider_clause("3.7", "Maternity Benefit", "Expenses of the newborn baby are not covered.", "benefits")
+    maternity_b = rider_clause("3.7", "Maternity Benefit", "The newborn baby is covered from day one.", "benefits", "b")
+    rest_cure = rider_clause("5.2", "Rest Cure and Respite Care", "Excluded.", "exclusions")
+    day_care = rider_clause("3.3", "Day Care Treatment", "Covered up to the Sum Insured.", "benefits", "b")
+    rest_cure.metadata["coverage_type"], day_care.metadata["coverage_type"] = "not_covered", "covered"
+    [point] = align([maternity_a], [maternity_b], ("not_covered", "conditional"))
+    assert point.verdict == "only_b" and point.a and point.b  # a's clause is shown: it is where a excludes it
+    assert align([maternity_a], [maternity_b], ("conditional", "not_covered"))[0].verdict == "only_a"
+    # a clause's own polarity never makes a point one-sided: an exclusion and a benefit sharing "care" differ
+    points = align([maternity_a, rest_cure], [maternity_b, day_care], ("conditional", "conditional"))
+    assert [(p.a.citation, p.b.citation, p.verdict) for p in points][1] == ("a cl. 5.2", "b cl. 3.3", "different")
+
+
+def test_a_point_states_the_values_of_the_sentences_on_the_question_not_the_rest_of_the_clause():
+    waiting_a = rider_clause(
+        "C-1", "Waiting Periods", "a. PED: 36 months.\nb. Specified diseases: 24 months.", "waiting_period"
+    )
+    waiting_b = rider_clause("4.1", "Pre-Existing Diseases", "PED: 36 months.", "waiting_period", "b")
+    assert align([waiting_a], [waiting_b])[0].verdict == "different"  # 24 months is a's other point
+    quoted_a = waiting_a.model_copy(update={"highlights": ["a. PED: 36 months"]})
+    [point] = align([quoted_a], [waiting_b])
+    assert point.verdict == "same" and point.a.values == ["36 months"] and point.a.text == waiting_a.text
+
+
+def test_whom_a_clause_pays_is_a_value_and_a_party_merely_named_is_not():
+    assert extract_values("Payment is made to the Policyholder or to the Network Provider.") == [
+        "policyholder",
+        "network provider",
+    ]
+    assert extract_values("Paid to the Member, never to the Master Policyholder.") == ["member", "master policyholder"]
+    assert extract_values("The premium is based on the age of the eldest Insured Person.") == []
+    individual = rider_clause("7.6", "Settlement of Claims", "Payment is made to the Policyholder.", "claims")
+    group = rider_clause("7.6", "Settlement of Claims", "Payment is made to the Member.", "claims", "b")
+    assert align([individual], [group])[0].differing == ["member", "policyholder"]
+
+
+def test_a_limit_is_stated_with_its_basis():
+    assert extract_values("up to 2% of the sum insured subject to maximum of Rs. 5,000/-per day") == [
+        "2% of Sum Insured",
+        "Rs. 5,000 per day",
+    ]
+    assert extract_values("Up to 5% of SI; 1% of Sum Insured per day; Rs 2,000 per hospitalisation") == [
+        "5% of Sum Insured",
+        "1% of Sum Insured per day",
+        "Rs. 2,000 per hospitalization",
+    ]
+    assert extract_values("A co-payment of 5% on all claims.") == ["5%"]  # no basis stated: none made up
+    # what is paid in full is one value however a wording says it
+    assert (
+        extract_values("Room rent limit shall be 'At Actuals'.")
+        == extract_values("Room Rent: No limit")
+        == ["no limit"]
+    )
+
+
+def test_the_compare_table_says_a_newborn_is_only_in_the_group_rider(make_services):
+    record = compare(
+        build_compare_graph(make_services()),
+        "Is a newborn baby covered under the CareShield individual rider or the group rider?",
+        {"doc_id": "careshield_rider_individual"},
+        {"doc_id": "careshield_rider_group"},
+        RunContext(allow_web=False, generator="offline"),
+    )
+    assert [s.coverage_type for s in record.sides] == ["not_covered", "conditional"]
+    first = record.points[0]
+    assert first.verdict == "only_b" and provision(first.a.citation) == f"{INDIVIDUAL} cl. 3.7"
+
+
 # the individual's cataract clause and the group's Table of Benefits, which states the group's cataract limit
 CATARACT = rider_clause("3.1.2", "Cataract Surgery", "Up to 25% of Sum Insured or Rs. 40,000 per eye.", "benefits")
 BENEFITS_TABLE = rider_clause(
@@ -746,7 +816,8 @@ BENEFITS_TABLE = rider_clause(
 
 def test_a_table_of_benefits_paired_with_one_benefit_states_that_benefit_s_values_only():
     [point] = align([CATARACT], [BENEFITS_TABLE])
-    assert point.b.values == ["Rs. 60,000"] and point.differing == ["25%", "Rs. 40,000", "Rs. 60,000"]
+    assert point.b.values == ["Rs. 60,000 per eye"]
+    assert point.differing == ["25% of Sum Insured", "Rs. 40,000 per eye", "Rs. 60,000 per eye"]
 
 
 def test_a_table_of_benefits_line_on_a_compared_benefit_is_compared_too_not_shown_as_one_sided():
@@ -756,7 +827,7 @@ def test_a_table_of_benefits_line_on_a_compared_benefit_is_compared_too_not_show
         ("Cataract Surgery", "different", "b cl. 3.1.2"),
         ("Cataract Surgery", "different", "b cl. 3.10"),
     ]
-    assert points[1].b.values == ["Rs. 60,000"]
+    assert points[1].b.values == ["Rs. 60,000 per eye"]
 
 
 @pytest.mark.parametrize(
@@ -827,7 +898,7 @@ REAL_COMPARE = [
         "Arogya Sanjeevani cl. 4.3",
         "National Parivar Mediclaim Plus cl. 3.1.1.2",
         "different",
-        {"25%", "Rs. 40,000", "whichever is lower"},
+        {"25% of Sum Insured", "Rs. 40,000 per eye", "whichever is lower"},
         {"as per the table of benefits"},
         id="cataract",
     ),
@@ -844,7 +915,7 @@ REAL_COMPARE = [
         "Arogya Sanjeevani cl. 4.1",
         "National Parivar Mediclaim Plus cl. 3.1.1.1",
         "different",
-        {"2%", "Rs. 5,000"},
+        {"2% of Sum Insured", "Rs. 5,000 per day"},
         {"as per the table of benefits"},
     ),
     (
