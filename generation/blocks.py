@@ -48,18 +48,16 @@ def naming_every_asked_word(blocks: list[Evidence], cap: int, asked: frozenset[s
     exclusion (the only clause saying "war", with a weaker grade than five clauses on injuries) is among the
     clauses the answer is chosen from. The policy's own name is not what is asked about."""
     kept = blocks[:cap]
+    if not asked:  # not a question about cover: nothing to read
+        return kept
     names = {w for b in blocks for w in words(f"{b.document} {b.metadata.get('document_citation') or ''}")}
-    asked = set(asked) - names
-
-    def named(block: Evidence) -> set[str]:
-        return asked & set(words(block.text))
-
+    named = {b.chunk_id: (set(asked) - names) & set(words(b.text)) for b in blocks}
     for extra in blocks[cap:]:
-        if not named(extra) - {w for b in kept for w in named(b)}:
+        if not named[extra.chunk_id] - {w for b in kept for w in named[b.chunk_id]}:
             continue
         for i in reversed(range(len(kept))):
-            others = {w for j, b in enumerate(kept) if j != i for w in named(b)} | named(extra)
-            if named(kept[i]) <= others:
+            others = {w for j, b in enumerate(kept) if j != i for w in named[b.chunk_id]} | named[extra.chunk_id]
+            if named[kept[i].chunk_id] <= others:
                 kept = [*kept[:i], *kept[i + 1 :], extra]
                 break
     return kept
