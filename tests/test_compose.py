@@ -878,3 +878,19 @@ def test_a_yes_no_question_ending_with_a_defined_term_is_answered_by_its_definit
     sharing = block("Clinics may share personal data with another provider for direct care.", "Commentary: sharing")
     asked_if_allowed = compose("Are clinics allowed to share personal data?", [definition, sharing], None)
     assert asked_if_allowed.startswith("Yes: clinics may share")  # asks about sharing, not what a term means
+
+
+def test_a_statement_that_barely_answers_from_a_weakly_graded_block_is_not_given_as_the_answer(embedder):
+    """It shares the question's words ("consent", "object") but says nothing of stopping marketing: quoting it
+    as the answer is worse than saying the sources do not say."""
+    question = "A clinic keeps emailing me offers for cosmetic treatments. If I object, do they have to stop?"
+    unrelated = "Consent to examination or treatment is a clinical and legal requirement in its own right."
+    on_point = "Clinics must stop sending marketing emails to a patient who objects to receiving them."
+
+    def graded(text: str, confidence: float) -> Evidence:
+        return block(text, "Commentary: consent", authority="commentary").model_copy(update={"confidence": confidence})
+
+    embed = embedder.embed_documents
+    assert compose(question, [graded(unrelated, 0.45)], embed) == REFUSAL
+    assert compose(question, [graded(on_point, 0.45)], embed).startswith("Yes")
+    assert compose(question, [graded(unrelated, 0.9)], embed) != REFUSAL  # graded a strong match: its grade stands
