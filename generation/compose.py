@@ -41,7 +41,8 @@ MIN_SUPPORT = 0.3  # below this no statement answers: the refusal ...
 STRONG_BLOCK = 0.6  # ... unless its block was graded this relevant: then a statement needs only
 STRONG_BLOCK_SUPPORT = 0.15
 MIN_LEAD_SCORE = 0.65  # the best statement, weighed with its block's grade, answers this little: quoting it as
-# the answer is a wrong answer more often than not (measured on the fresh dev questions), and a refusal is honest
+# the answer is a wrong answer more often than not (measured on the fresh dev questions), and a refusal is honest;
+# ungraded evidence (plain RAG, the evaluation's baseline) has no grade to weigh and keeps the support floor alone
 FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
 MAX_FOLLOWING = 2
 MAX_WORDS = 90  # the lead and what follows it, lists apart
@@ -865,7 +866,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind)
     if (
         first is None
-        or first.score < MIN_LEAD_SCORE
+        or (blocks[first.block].confidence is not None and first.score < MIN_LEAD_SCORE)
         or (
             analysis.answer_type == "amount"
             and _MONEY_QUESTION_RE.search(question)

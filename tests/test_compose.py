@@ -894,3 +894,5 @@ def test_a_statement_that_barely_answers_from_a_weakly_graded_block_is_not_given
     assert compose(question, [graded(unrelated, 0.45)], embed) == REFUSAL
     assert compose(question, [graded(on_point, 0.45)], embed).startswith("Yes")
     assert compose(question, [graded(unrelated, 0.9)], embed) != REFUSAL  # graded a strong match: its grade stands
+    # ungraded evidence (plain RAG) has no grade to weigh: the support floor alone decides
+    assert compose(question, [graded(unrelated, 0.45).model_copy(update={"confidence": None})], embed) != REFUSAL
