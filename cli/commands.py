@@ -145,9 +145,10 @@ def ask(args: argparse.Namespace, resources: Resources) -> int:
         out.print(record.answer, markup=False)
     trust = record.trust_grade
     confidence = f"{record.confidence:.2f}" if record.confidence is not None else "-"
+    answered = f" | answer {record.answer_confidence:.2f}" if record.answer_confidence is not None else ""
     trust_text = f"{trust.grade}: {trust.rationale}" if trust else "-"
     out.print(
-        f"{record.status} | route {record.initial_route} -> {record.route} | confidence {confidence} "
+        f"{record.status} | route {record.initial_route} -> {record.route} | confidence {confidence}{answered} "
         f"| trust {trust_text}",
         style="dim",
         markup=False,

@@ -147,7 +147,12 @@ class AnswerRecord(BaseModel):
     status_detail: str = ""
     route: Route | None = None
     initial_route: Route | None = None
-    confidence: float | None = None
+    confidence: float | None = Field(None, description="The best passage's grade: the route is chosen from it.")
+    answer_confidence: float | None = Field(
+        None,
+        description="How far the answer answers: its first sentence's coverage of the question, averaged with the "
+        "grade of the passage it cites (generation/confidence.py). None for a refusal.",
+    )
     trust_grade: TrustGrade | None = None
     provenance: dict[str, Any] = Field(default_factory=dict, description="Where the best chunk comes from.")
     citations: list[Citation] = Field(default_factory=list)

@@ -54,6 +54,7 @@ class GraphState(TypedDict, total=False):
     removed_citations: list[str]
     generator: str
     coverage_type: str | None
+    answer_confidence: float | None
     requeried: bool
     new_evidence: bool
     cacheable: bool

@@ -19,6 +19,7 @@ import json
 import math
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,8 +164,7 @@ def summary(scores: list[CaseScore]) -> dict[str, Any]:
     unanswerable = [s for s in scores if not s.case.answerable]
     answered = [s for s in scores if s.answered]
     words = [s.words for s in answered if s.words is not None]
-    ranked = [s for s in answerable if s.answered and s.record.confidence is not None]
-    area = auroc([s.record.confidence or 0.0 for s in ranked], [bool(s.correct) for s in ranked])
+    answered_answerable = [s for s in answerable if s.answered]
     patients = [s for s in scores if s.disclosed is not None]
     return {
         "cases": len(scores),
@@ -186,8 +186,16 @@ def summary(scores: list[CaseScore]) -> dict[str, Any]:
         "patient_cases": len(patients),
         "over_refusal": _mean([not s.answered for s in answerable]),
         "refusal_recall": _mean([not s.answered for s in unanswerable]),
-        "auroc": None if math.isnan(area) else round(area, 3),
+        "auroc": _auroc(answered_answerable, lambda s: s.record.confidence),
+        "answer_auroc": _auroc(answered_answerable, lambda s: s.record.answer_confidence),
     }
+
+
+def _auroc(scores: list[CaseScore], confidence: Callable[[CaseScore], float | None]) -> float | None:
+    """How well a confidence tells correct answers from the rest (0.5: not at all)."""
+    ranked = [s for s in scores if confidence(s) is not None]
+    area = auroc([confidence(s) or 0.0 for s in ranked], [bool(s.correct) for s in ranked])
+    return None if math.isnan(area) else round(area, 3)
 
 
 def row(score: CaseScore) -> dict[str, Any]:
@@ -217,6 +225,7 @@ def row(score: CaseScore) -> dict[str, Any]:
         "must_not_state": score.must_not_state,
         "disclosed": score.disclosed,
         "confidence": score.record.confidence,
+        "answer_confidence": score.record.answer_confidence,
         "answer": score.record.answer,
         "citations": [c.citation for c in score.record.citations],
     }

@@ -45,6 +45,7 @@ PLAIN_COLUMNS = [
     "over_refusal",
     "refusal_recall",
     "auroc",
+    "answer_auroc",
 ]
 COMPARE_COLUMNS = [
     "cases",
@@ -63,7 +64,9 @@ PLAIN_NOTE = (
     "answerable questions, a refusal counts as a miss); citation_precision and binding_first (the first citation is "
     "a must_cite provision, binding cases): over answered answerable questions; fragments and words: over answered "
     "questions; must_not_state_violations and cross_patient (another patient's id, NHS number or name): answers "
-    "with any; auroc: the confidence against correct, answered answerable questions. Per-case rows (held-out: ids "
+    "with any; auroc: the confidence (the best passage's grade) against correct, answered answerable questions; "
+    "answer_auroc: the answer confidence (the first sentence's coverage of the question with its passage's grade) "
+    "against the same. Per-case rows (held-out: ids "
     "and booleans only) are in eval.json.\n"
 )
 

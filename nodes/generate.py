@@ -59,6 +59,7 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
         "status_detail": result.detail,
         "citations": result.citations,
         "coverage_type": grounded.coverage,
+        "answer_confidence": grounded.confidence,
         "removed_citations": result.removed_citations,
         "generator": result.generator,
         "cacheable": result.status == "answered",
