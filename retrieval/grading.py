@@ -36,7 +36,7 @@ from language.question import (
     sets_the_scene,
     states_number,
 )
-from language.references import instrument_named, question_tokens
+from language.references import asked_reference_tokens, instrument_named
 from language.titles import titled
 from language.words import words
 
@@ -243,7 +243,7 @@ def explain(grade: ChunkGrade) -> str:
 
 def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[str] | None = None) -> list[ChunkGrade]:
     """Grades for every chunk; a named reference that no chunk carries caps them all."""
-    tokens = reference_tokens if reference_tokens is not None else question_tokens(question)
+    tokens = reference_tokens if reference_tokens is not None else asked_reference_tokens(question)
     asked = Asked.of(question)
     grades = [grade_chunk(asked, e, tokens) for e in evidence]
     if is_medical_advice(question):  # no governing document answers it, whatever a patient record says

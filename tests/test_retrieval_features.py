@@ -20,7 +20,14 @@ from language.titles import names, passage_title, title_of
 from language.words import words
 from nodes.grade import grade
 from nodes.retrieve import retrieve
-from retrieval.grading import FOREIGN_REGIME_CAP, ChunkGrade, apply_grades, grade_all, is_context_name
+from retrieval.grading import (
+    FOREIGN_REGIME_CAP,
+    UNKNOWN_REFERENCE_CAP,
+    ChunkGrade,
+    apply_grades,
+    grade_all,
+    is_context_name,
+)
 from retrieval.resources import Resources
 from retrieval.search import RetrievalOptions
 from retrieval.sparse import document_terms, encode_document, encode_query, token_index
@@ -530,3 +537,19 @@ def test_an_ehds_chunk_yields_to_the_general_law_for_a_question_about_patient_da
     )[0]
     assert general.confidence < unpenalised.confidence
     assert special.confidence > general.confidence
+
+
+def test_an_article_named_with_its_law_is_not_another_law_s_article_of_the_same_number(shipped, make_services):
+    """The shipped corpus has the EHDS's Article 10 and not the GDPR's: "GDPR Article 10" names nothing it holds,
+    so no chunk is graded as the provision asked for, and the answer is the refusal."""
+    question = "What exactly does GDPR Article 10 require before we can hold criminal convictions data?"
+    found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
+    ehds_10 = [e for e in found if e.citation.startswith("EHDS Art. 10")]
+    assert ehds_10 and all("ref_10" in e.refs for e in ehds_10)
+    grades = grade_all(question, found)
+    assert not any(g.features.get("reference") for g in grades)
+    assert max(g.confidence for g in grades) <= UNKNOWN_REFERENCE_CAP
+    own_law = grade_all("What does EHDS Article 10 say about opting out?", ehds_10)
+    assert all(g.features.get("reference") == 1.0 for g in own_law)
+    out = run_graph(question, make_services())
+    assert out.status == "refused"
