@@ -189,16 +189,6 @@ def question_tokens(question: str) -> list[str]:
     return list(_question_tokens(question))
 
 
-def asked_reference_tokens(question: str) -> list[str]:
-    """The tokens a chunk must carry to be a provision the question names: instrument-qualified ones when the
-    question names the instrument ("GDPR Article 10" is not the EHDS's Article 10), with the identifiers."""
-    tokens = question_tokens(question)
-    references = [t for t in tokens if not t.startswith(("nhs_", "id_"))]
-    identifiers = [t for t in tokens if t.startswith(("nhs_", "id_"))]
-    qualified = [t for t in references if not t.startswith(("ref_", "recital_", "principle_", "standard_", "clause_"))]
-    return (qualified or references) + identifiers
-
-
 @lru_cache(maxsize=4096)  # search, the sparse query and grading ask for a question's tokens about 9 times an answer
 def _question_tokens(question: str) -> tuple[str, ...]:
     tokens: list[str] = []

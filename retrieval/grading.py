@@ -36,7 +36,7 @@ from language.question import (
     sets_the_scene,
     states_number,
 )
-from language.references import asked_reference_tokens, instrument_named
+from language.references import instrument_named, question_tokens
 from language.titles import titled
 from language.words import words
 
@@ -193,8 +193,10 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         features["coverage"] = min(1.0, len(covered) / min(len(wanted), COVERAGE_TARGET))
     if (rerank := _rescale(evidence.scores.rerank, *RERANK_RANGE)) is not None:
         features["rerank"] = rerank
-    if reference_tokens:
-        features["reference"] = 1.0 if set(reference_tokens) & set(evidence.refs) else 0.0
+    named, own = asked.instrument, str(evidence.metadata.get("instrument") or "").lower()
+    other_law = bool(named and own and named != own)  # the question is about the GDPR; this chunk is the EHDS
+    if reference_tokens:  # "GDPR Article 10" is not the EHDS's Article 10, whatever number they share
+        features["reference"] = 1.0 if not other_law and set(reference_tokens) & set(evidence.refs) else 0.0
     if titled(asked.question, evidence.section):
         features["title"] = 1.0
     if numbers := asked.numbers:  # in what the chunk says, not in its clause numbers ("6. Co-payment" is no 6)
@@ -209,8 +211,7 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     if names and missing:
         penalty = sum(SCENE_NAME_PENALTY if n in asked.scene else MISSING_NAME_PENALTY for n in missing)
         confidence *= 1 - penalty / len(names)
-    named, own = asked.instrument, str(evidence.metadata.get("instrument") or "").lower()
-    if named and own and named != own:  # the question is about GDPR; this chunk is the EHDS (or the reverse)
+    if named and other_law:
         confidence *= 1 - OTHER_INSTRUMENT_PENALTY
         missing = [*missing, named.upper()]
     elif asked.general and own == "ehds":  # the general law answers a general question before the special one
@@ -243,7 +244,7 @@ def explain(grade: ChunkGrade) -> str:
 
 def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[str] | None = None) -> list[ChunkGrade]:
     """Grades for every chunk; a named reference that no chunk carries caps them all."""
-    tokens = reference_tokens if reference_tokens is not None else asked_reference_tokens(question)
+    tokens = reference_tokens if reference_tokens is not None else question_tokens(question)
     asked = Asked.of(question)
     grades = [grade_chunk(asked, e, tokens) for e in evidence]
     if is_medical_advice(question):  # no governing document answers it, whatever a patient record says

@@ -28,7 +28,7 @@ from db.store import (
     StoredSentences,
 )
 from language.expansion import expansion_terms
-from language.references import asked_reference_tokens, question_tokens
+from language.references import question_tokens
 from retrieval.embedder import Embedder
 from retrieval.scope import PatientDirectory
 from retrieval.sparse import encode_query
@@ -48,6 +48,15 @@ class RetrievalOptions:
     expansion: bool = True
     follow_citations: bool = True
     fusion: Fusion = "dbsf"
+
+
+def boost_tokens(question: str) -> list[str]:
+    """Reference tokens to filter on: instrument-qualified ones when the question names the instrument."""
+    tokens = question_tokens(question)
+    references = [t for t in tokens if not t.startswith(("nhs_", "id_"))]
+    identifiers = [t for t in tokens if t.startswith(("nhs_", "id_"))]
+    qualified = [t for t in references if not t.startswith(("ref_", "recital_", "principle_", "standard_", "clause_"))]
+    return (qualified or references) + identifiers
 
 
 class Retriever:
@@ -72,7 +81,7 @@ class Retriever:
         `payloads`: the lists whose hits come with their payload (a payload costs more than the search)."""
         extra = " ".join(expansion_terms(query)) if expansion else ""
         dense = self.embedder.embed_query(f"{query} {extra}".strip())
-        tokens = asked_reference_tokens(query)
+        tokens = boost_tokens(query)
         tokens += [t for t in question_tokens(" ".join(identifiers)) if t not in tokens]
         request = SearchQuery(
             dense=dense.tolist(),
