@@ -12,7 +12,6 @@ from core.types import Evidence
 from generation.answer import GeneratedAnswer, Generator, generate_answer
 from generation.blocks import absent_from_wording, adaptive_policy_blocks, cover_clauses, coverage_line
 from generation.compose import asked_about
-from generation.confidence import answer_confidence
 from generation.guard import Sanitiser
 from language.analysis import QuestionAnalysis
 
@@ -22,7 +21,6 @@ class GroundedAnswer:
     result: GeneratedAnswer
     blocks: list[Evidence]  # the blocks the answer was written from (its [Source N] numbers index these)
     coverage: str | None  # the cited clause's coverage type, for a policy answer that states one
-    confidence: float | None = None  # how far the answer answers (generation/confidence.py); None for a refusal
 
 
 def grounded_answer(
@@ -47,8 +45,7 @@ def grounded_answer(
         result.detail = weak
     elif result.status == "refused" and analysis.about_cover and blocks:
         result.detail = absent_from_wording(blocks, "do not name what was asked")
-    coverage = confidence = None
+    coverage = None
     if result.status == "answered":
-        confidence = answer_confidence(question, result.answer, blocks)
         result.answer, coverage = coverage_line(result.answer, result.citations, blocks)
-    return GroundedAnswer(result, blocks, coverage, confidence)
+    return GroundedAnswer(result, blocks, coverage)

@@ -11,6 +11,7 @@ from core.state import GraphState
 from core.steps import timed
 from generation.answer import GeneratedAnswer
 from generation.blocks import MAX_BLOCKS, context_blocks
+from generation.confidence import answer_confidence
 from generation.grounded import GroundedAnswer, grounded_answer
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K
@@ -59,7 +60,9 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
         "status_detail": result.detail,
         "citations": result.citations,
         "coverage_type": grounded.coverage,
-        "answer_confidence": grounded.confidence,
+        "answer_confidence": answer_confidence(state["question"], result.answer, blocks)
+        if result.status == "answered"
+        else None,
         "removed_citations": result.removed_citations,
         "generator": result.generator,
         "cacheable": result.status == "answered",

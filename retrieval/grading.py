@@ -193,7 +193,7 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         features["coverage"] = min(1.0, len(covered) / min(len(wanted), COVERAGE_TARGET))
     if (rerank := _rescale(evidence.scores.rerank, *RERANK_RANGE)) is not None:
         features["rerank"] = rerank
-    named, own = asked.instrument, str(evidence.metadata.get("instrument") or "").lower()
+    named, own = asked.instrument or "", str(evidence.metadata.get("instrument") or "").lower()
     other_law = bool(named and own and named != own)  # the question is about the GDPR; this chunk is the EHDS
     if reference_tokens:  # "GDPR Article 10" is not the EHDS's Article 10, whatever number they share
         features["reference"] = 1.0 if not other_law and set(reference_tokens) & set(evidence.refs) else 0.0
@@ -211,7 +211,7 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     if names and missing:
         penalty = sum(SCENE_NAME_PENALTY if n in asked.scene else MISSING_NAME_PENALTY for n in missing)
         confidence *= 1 - penalty / len(names)
-    if named and other_law:
+    if other_law:
         confidence *= 1 - OTHER_INSTRUMENT_PENALTY
         missing = [*missing, named.upper()]
     elif asked.general and own == "ehds":  # the general law answers a general question before the special one
