@@ -26,6 +26,14 @@ KINDS = {
     "Allergies and intolerances": ("allergy", "allergies", "allergic", "intolerance", "intolerances", "reaction"),
     "Encounters": ("encounter", "encounters", "visit", "visits", "appointment", "appointments", "admission", "seen"),
 }
+# The demographic fields of a record (written by ingest.loaders.fhir) and the words users ask them by.
+FIELDS = {
+    "Registered GP practice": ("gp", "practice", "surgery", "registered"),
+    "Address": ("address", "live", "lives", "living", "postcode"),
+    "Date of birth": ("born", "birth", "birthday", "dob"),
+    "Gender": ("gender", "sex"),
+}
+_FIELD_RE = re.compile(rf"\b({'|'.join(re.escape(f) for f in FIELDS)}): ([^\n]*?)\.(?=\s|$)")
 _TREATED_FOR_RE = re.compile(r"\b(treated for|suffer(s|ing)? from|diagnosed with|wrong with)\b", re.I)
 _TAKES_RE = re.compile(r"\b(taking|takes|take)\b", re.I)
 _TAKING_RE = re.compile(rf"\b(is|are|was|were|'s) (\w+ ){{0,3}}on\b|{_TAKES_RE.pattern}", re.I)  # "what's Lucy on?"
@@ -75,10 +83,31 @@ def _asked_items(question: str, blocks: list[Evidence]) -> list[tuple[int, list[
     return found
 
 
+def fields_asked(question: str) -> list[str]:
+    """The demographic fields a question asks for ("Which GP practice is she registered with?")."""
+    asked = set(re.findall(r"[a-z]+", question.lower()))
+    return [field for field, names in FIELDS.items() if asked & set(names)]
+
+
+def demographic_answers(fields: list[str], blocks: list[Evidence]) -> list[str]:
+    """Each asked field of each patient's demographics, as the record states it."""
+    sentences = []
+    for index, block in enumerate(blocks):
+        stated = dict(_FIELD_RE.findall(block.text)) if block.authority == "record" else {}
+        for field in fields:
+            if stated.get(field):
+                sentences.append(
+                    f"The {field[0].lower()}{field[1:]} of {_who(block)} is {stated[field]} [Source {index + 1}]."
+                )
+    return sentences
+
+
 def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
     """Every item of the asked kind for each patient of the blocks, one sentence per patient; asked about one
     thing of no named kind, the items that name it."""
     kinds = kinds_asked(question, analysis)
+    if not kinds and (fields := fields_asked(question)) and (stated := demographic_answers(fields, blocks)):
+        return stated
     if not kinds and (asked := _asked_items(question, blocks)):
         return [
             f"{_who(blocks[i])}, {blocks[i].section.lower()}: {'; '.join(items)} [Source {i + 1}]."
@@ -137,6 +166,6 @@ def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evid
         return None
     if analysis.across_patients:
         return patients_with(question, analysis, blocks)
-    if analysis.answer_type in ("list", "explanation") or kinds_asked(question, analysis):
+    if analysis.answer_type in ("list", "explanation") or kinds_asked(question, analysis) or fields_asked(question):
         return one_patient_each(question, analysis, blocks) or None
     return None

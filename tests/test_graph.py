@@ -202,6 +202,24 @@ def test_asked_about_one_thing_in_a_patient_s_records_the_items_naming_it_answer
     assert "Hyperlipidemia" not in record.answer and "Date of birth" not in record.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "Which GP practice is pat-0045 registered with?",
+            "The registered GP practice of Mateusz Da Silva (pat-0045) is Kingsway Medical Centre",
+        ),
+        (
+            "When was the patient with NHS number 999 244 8458 born?",
+            "The date of birth of Beatriz Michael Evans (pat-0007) is 1968-03-03",
+        ),
+    ],
+)
+def test_asked_for_a_field_of_a_patient_s_demographics_the_record_s_line_answers(make_services, question, answer):
+    record = run_graph(question, make_services(), allow_web=False)
+    assert record.answer == f"{answer} [Source 1].", record.answer
+
+
 def test_which_patients_have_something_names_each_patient_whose_record_lists_it(make_services):
     record = run_graph("Which patients have atrial fibrillation?", make_services(), allow_web=False)
     named = re.findall(r"\((pat-\d+)\): Atrial fibrillation", record.answer)
