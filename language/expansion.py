@@ -119,6 +119,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "personal data breach",
     ),
     (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
+    (r"(?<!privacy )(?<!fair processing )\bnotice\b(?! board)", "notify notification"),  # "how much notice": notify
     (r"\bappoint(s|ed|ing|ment)?\b", "designate"),
     (r"\bapply for\b", "submit an application"),
     (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
@@ -128,6 +129,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(correct|fix|inaccurate|(?<!by )mistakes?|out of date|outdated|not up to date)\b|\b(address|name|details) "
         r"(has |have )?changed\b|\bupdate (my|their|his|her) (details|address|records?)\b"
+        r"|\b(old|previous|former) (address|name|surname|phone number|details)\b"
         r"|\bwrong\b(?! (person|people|patient|address|recipient))",
         "rectification inaccurate personal data",
     ),
@@ -141,7 +143,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "data portability transmit to another controller",
     ),
     (
-        r"\beverything (the \w+ |they |you |we )?(holds?|keeps?|has|have|stores?) (about|on) (me|them|him|her)\b",
+        r"\b(everything|(what|which|any) (personal )?(data|information|records?|details)) (\w+ ){0,4}?"
+        r"(holds?|keeps?|has|have|stores?|holding|keeping) (about|on) (me|them|him|her)\b",
         "right of access copy of the personal data",
     ),
     (r"\b(object|objection|stop (using|processing|sending|contacting|emailing|calling|texting))\b", "right to object"),
@@ -156,7 +159,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "opt out right to object",
     ),
     (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),
-    (r"\b(legal (reason|basis|ground)|justification|lawful ground)\b", "lawful basis lawfulness of processing"),
+    (r"\b(legal|lawful) (reasons?|bases|basis|grounds?)\b|\bjustification\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
     (
         r"\b(cloud (provider|company|service|firm)s?|supplier|vendor|contractor|outsourc\w*"
@@ -167,7 +170,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\bsub-?contract\w*|\bsub-?processors?\b"
         r"|\b(hire|hires|hiring|use|uses|using|bring in|brings in|engage|take on|appoint) (another|a second|a new"
-        r"|other|a third[- ]party|third[- ]party) (firm|company|provider|supplier|contractor|vendor)s?\b",
+        r"|other|a third[- ]party|third[- ]party) (firm|company|provider|supplier|contractor|vendor)s?\b"
+        r"|\b(hand|hands|handing|pass|passes|passing|give|gives|giving|farm|farms|farming)( \w+){0,4}? (work|job|jobs"
+        r"|processing|tasks?)( \w+)? (to|out to|over to) (another|a second|a new|other|a third[- ]party|third[- ]party)"
+        r" (firm|company|provider|supplier|contractor|vendor)s?\b",
         "engage another processor prior written authorisation",
     ),
     (

@@ -17,7 +17,7 @@ QUESTION_WORDS = frozenset(
         "what when where which who whom whose why how does do did can could may might must shall should would will "
         "is are was were be have has had need needs explain tell say says said allow allows mean means apply applies "
         "please under according regarding article articles art paragraph point section gdpr ehds regulation rule rules "
-        "us we our i my me you your they them their there any about give list able allowed actually really just "
+        "us we our i my me you your they them their there any about give make list able allowed actually really just "
         "happen happens happened "  # "What happens if ...?" frames the question
         # insurance words every policy question shares: they say nothing about which clause answers
         "cover covers covered coverage insurance insured insurer policy policies rider plan"

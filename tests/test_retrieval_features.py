@@ -320,6 +320,12 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("The app's system turned down my claim and no person ever looked at it.", "automated individual", "breach"),
         ("I track my elderly parents' tablets on my home laptop. Does the GDPR apply?", "household activity", "breach"),
         ("What happens if I lie about my smoking on the proposal form?", "misrepresentation", "breach"),
+        ("The surgery still has my old address. Can I get it fixed?", "rectification", "breach"),
+        ("Our supplier wants to hand some of the work to another company.", "engage another processor", "breach"),
+        ("Can they show me what information they hold about me?", "right of access", "breach"),
+        ("What lawful reasons are there for processing data?", "lawfulness of processing", "breach"),
+        ("How much notice do I have to give before a planned operation?", "notify", "breach"),
+        ("What goes in a privacy notice?", "", "notify"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
