@@ -23,7 +23,16 @@ from typing import Literal
 from language.references import NHS_NUMBER_RE, instrument_named, parse_references
 
 AnswerType = Literal[
-    "deadline", "amount", "yes_no", "who", "definition", "list", "procedure", "comparison", "explanation"
+    "deadline",
+    "amount",
+    "yes_no",
+    "who",
+    "definition",
+    "list",
+    "procedure",
+    "comparison",
+    "condition",
+    "explanation",
 ]
 Domain = Literal["governance", "insurance", "records"]
 
@@ -53,6 +62,14 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|([,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
         r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|patients?|[a-z]+s)\b",
     ),
+    (  # "When do we have to carry out a DPIA?": in which circumstances a duty arises, not by when it is done
+        "condition",
+        r"\bwhen (do|does|did|must|should|is|are|will|would)\b"
+        r"(?!.{0,80}\b(report|notify|tell|know|inform|respond|reply|decide|pay|paid|settle|settled|expire|claim|start"
+        r"|begin|apply|applies|end|deadline|hours?|days?|weeks?|months?|years?)\b)"
+        r".{0,80}\b(have to|has to|need to|needs to|required|obliged|obligated|mandatory|compulsory|must)\b"
+        r"|\b(in|under) (what|which) (circumstances|cases|situations|conditions)\b",
+    ),
     (
         "deadline",
         r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance)|how much (notice|time)|by when"
@@ -67,7 +84,8 @@ _RULES: list[tuple[AnswerType, str]] = [
         "list",
         r"\b(which|what|any) ((are|were) )?((the|all) )?(\w+[ -]){0,2}(conditions?|medications?|medicines?|drugs?"
         r"|allergies|allergy|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
-        r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments)\b|\blist\b"
+        r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments|reasons|grounds|bases"
+        r"|exceptions|exemptions)\b|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
         r"|^[\w' -]{0,60}\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
         r"|principles|tasks|illnesses|diseases|benefits)\?$"  # a terse "EHDS priority categories"
@@ -137,7 +155,10 @@ _DATA_PROTECTION_RE = re.compile(
     r"\b(personal data|(my|our|their|his|her|patients?'?|customers?'?) (personal |health |medical )?data"
     r"|data protection|privacy|automated|automatically|profiling|human (intervention|review|look|check)"
     r"|consent to (share|sharing|disclos\w*|pass\w*|send\w*)|(share|sharing|disclos\w*|send\w*) (\w+ ){0,3}data)\b"
-    r"|\b(computer|software|machine|algorithm)s?\b.{0,30}\b(decid|reject|refus|turn\w* down|approv)\w*",
+    r"|\b(computer|software|machine|algorithm)s?\b.{0,30}\b(decid|reject|refus|turn\w* down|approv)\w*"
+    r"|\b(decid\w*|decisions?|reject\w*|refus\w*|assess\w*)\b.{0,40}\b(by|using|with) (an? |the )?"
+    r"(computer|software|machine|algorithm|ai)s?\b"
+    r"|\b(no|without (a |any )?)(human|person)s? (being )?(involved|involvement|in the loop)\b",
     re.I,
 )
 # "Is X covered?" with nothing else to place it asks what a policy pays for; "covered by the data sharing

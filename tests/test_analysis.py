@@ -31,6 +31,12 @@ from language.analysis import about_ehds, analyse, question_sentence
         ("Who enforces patients' rights under the EHDS?", "who"),
         ("How do I get my records sent to a hospital abroad?", "procedure"),
         ("How do the individual and group riders differ on room rent?", "comparison"),
+        # in which circumstances a duty arises, not by when it is done
+        ("When do we have to carry out a data protection impact assessment?", "condition"),
+        ("In what circumstances must a hospital appoint a DPO?", "condition"),
+        ("When must we notify the regulator of a breach?", "deadline"),
+        ("When do I have to pay the premium?", "deadline"),
+        ("What lawful grounds are there for processing health data?", "list"),
     ],
 )
 def test_answer_types(question, answer_type):
@@ -93,6 +99,7 @@ def test_scope_named_in_the_question():
     # how an insurer handles personal data is a question for the law, not for the wording
     automated = "A computer program decided my insurance claim with no human involved. Can I ask for a review?"
     assert analyse(automated).domain is None
+    assert analyse("Can an insurer decide my claim entirely by algorithm with no human involved?").domain is None
     assert analyse("Does my insurer have to tell me what personal data it holds?").domain is None
     assert analyse("Can we bury the consent to share data with insurers in our terms?").domain is None
     assert analyse("Does my insurance cover a computer-guided knee operation?").domain == "insurance"
