@@ -98,6 +98,16 @@ _CUES: dict[str, re.Pattern[str]] = {
     "definition": re.compile(
         r"\bmeans\b|\bis defined as\b|\brefers to\b|\bis (a|an|the) ([\w-]+ ){1,3}(who|that|which)\b", re.I
     ),
+    # "Where a type of processing ... is likely to result in a high risk ..., the controller must ...", "must designate
+    # a data protection officer where: (a) ...": the circumstances in which a duty arises ("Where necessary" and
+    # "When carrying out ..." set none)
+    "condition": re.compile(
+        r"^\W*(where|if|whenever|in (the )?cases? (of|where))\b"
+        r"(?! (necessary|appropriate|applicable|possible|relevant)\b)"
+        r"|^\W*when\b(?! \w+ing\b)|\b(must|shall)\b[^.;]{0,160}\bwhere\s*:|\brequired in particular\b"
+        r"|\b(only|unless) (if|where|when)\b",
+        re.I,
+    ),
     "who": re.compile(
         r"\b(shall|must|is responsible|are responsible|is accountable|shall be responsible)\b"
         r"|\b(is|are|be) (made|paid|payable|given|sent|addressed|issued) to\b",  # "Payment is made to the Member"
@@ -141,7 +151,9 @@ _COVER_QUESTION_WORDS = frozenset(
         "individual group family floater member person insured year month day week time free each every health "
         "hospital hospitalisation treatment expenses cost bill pay paid payment claim money get give offer "
         "include provide benefit need want stay company employer scheme plan join fix done surgery operation "
-        "buy bought last ago soon just recently new already start started "  # when the asker joined, not what
+        # when the asker joined or that they are treated ("in my first year", "get treated for"), not what is
+        # asked about
+        "buy bought last ago soon just recently new already start started first treat treated "
         "no not nor don doesn didn isn aren won"  # "If I don't claim, do I get a no-claims bonus?" asks about a bonus
     )
 )
@@ -274,10 +286,12 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         [s for s in every if _quotable(s, whole_lists) and not _announces_nothing(s, every)]
         for every in (statements(b.text) for b in blocks)
     ]
-    seen_in: dict[str, set[str]] = {}
+    # a statement repeated in several documents under different headings is boilerplate ("Scope: ..." of every
+    # principle); the same clause of two variants of a wording (7.1 of the individual and the group rider) is not
+    seen_in: dict[str, set[tuple[str, str]]] = {}
     for block, quotable in zip(blocks, per_block, strict=True):
         for statement in quotable:
-            seen_in.setdefault(statement.text, set()).add(block.doc_id)
+            seen_in.setdefault(statement.text, set()).add((block.doc_id, _heading(block)))
     referenced = {i for i, b in enumerate(blocks) if b.scores.reference_match}
     texts = [[s.scored_text(whole_lists) for s in ss] for ss in per_block]
     naming = {w for i in referenced for w in words(blocks[i].citation)}
@@ -298,7 +312,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         cue = _cue(question, analysis, statement, block)
         score += (LIST_CUE_BONUS if analysis.answer_type == "list" or asks_date else CUE_BONUS) if cue else 0.0
         score -= META_PENALTY if statement.label in META_LABELS and not about_text else 0.0
-        score -= BOILERPLATE_PENALTY if len(seen_in[statement.text]) > 1 else 0.0
+        score -= BOILERPLATE_PENALTY if _boilerplate(seen_in[statement.text]) else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
         if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date) and _CUES["definition"].search(
             statement.text
@@ -317,6 +331,11 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
         out.append(Option(index, statement, support.score, score, cue))
     return out
+
+
+def _boilerplate(seen: set[tuple[str, str]]) -> bool:
+    """Seen (document, heading) pairs: in more than one document, under more than one heading."""
+    return len({doc for doc, _ in seen}) > 1 and len({heading for _, heading in seen}) > 1
 
 
 # "Our data permit has just been issued": what has happened to the asker; "Once the data permit has been issued,
@@ -839,6 +858,22 @@ _NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
 _NAMED_SUM_RE = re.compile(r"\b(compensation|fines?|fees?|premiums?)\b", re.I)
 
 
+def _ruling_beside(lead: Option, candidates: list[Option]) -> Option:
+    """Asked yes or no, a statement next to the lead in its paragraph that rules on the very act asked about
+    ("No specific authorisation is required for such a transfer.") leads, the lead following it: it is
+    short and shares few words with the question, yet it is the answer the lead explains."""
+    beside = [
+        o
+        for o in candidates
+        if o.cue
+        and o.block == lead.block
+        and 0 < abs(o.statement.position - lead.statement.position) <= NEAR
+        and not o.statement.heading
+        and o.statement.label not in META_LABELS
+    ]
+    return min(beside, key=lambda o: abs(o.statement.position - lead.statement.position), default=lead)
+
+
 def _join_points(points: tuple[str, ...]) -> str:
     bullets = [p[2:].strip() for p in points if p[:1] in "-•*"]
     if len(bullets) == len(points):
@@ -884,6 +919,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it
         lead = lead_option(remaining, blocks, asked, subject, fact_wanted, fact_kind)
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
+    if analysis.answer_type == "yes_no" and not lead.cue:
+        lead = _ruling_beside(lead, candidates)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."
         antecedent = _antecedent(lead, candidates)
     # "It is run by NHS England ..." reads "The Data Security and Protection Toolkit (DSPT) is run ...": the subject

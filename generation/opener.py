@@ -20,7 +20,8 @@ from language.words import words
 _MODAL_VERB_RE = re.compile(
     r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
     r"(\s+be(?:\s+able\s+to)?|\s+have\s+to|\s+either)?:?"
-    r"\s+([a-z]+)",
+    # "shall be able to directly alter": the verb past its adverb
+    r"(?:\s+(?!(?:only|apply|supply|rely|comply|reply|imply)\b)[a-z]+ly\b)?\s+([a-z]+)",
     re.I,
 )
 # "the controller may either: (b) refuse to act": a point completes its lead-in's modal
@@ -32,6 +33,23 @@ _RIGHT_TO_RE = re.compile(
     re.I,
 )
 _NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
+# "Neither natural persons nor their representatives shall be able to ...", "No processor shall ...": a subject that
+# negates the modal after it
+_NEGATING_SUBJECT_RE = re.compile(r"^\W*(neither|no|none of|nobody|no one)\b", re.I)
+# The law's verbs for a plain one, said where the question's act is: "Do we need a permit?" / "shall not require",
+# "Can I change what the doctor wrote?" / "shall be able to alter" (only verbs that keep their object: "look up a
+# record" is not "access one's own")
+_LAW_VERBS = {
+    plain: frozenset(words(law))
+    for plains, law in (
+        ("need", "require"),
+        ("change edit amend correct fix", "alter amend modify rectify"),
+        ("delete remove wipe", "erase"),
+        ("send", "transmit transfer"),
+        ("tell warn", "inform notify communicate"),
+    )
+    for plain in words(plains)
+}
 _CONDITION_RE = re.compile(
     r"\b(unless|except|provided that|only (if|where|when)|subject to|to the extent|on condition)\b"
     r"|^\W*(where|if|for (any )?(further|additional|subsequent))\b",  # "For any further copies ..., the controller may"
@@ -78,18 +96,31 @@ _NEGATED_SUBJECT_RE = re.compile(rf"\b(not|without)\b|{EXCEPTED}", re.I)
 _CLAUSE_BREAK_RE = re.compile(r"[,;:]|\b(?:so that|where|when|if|unless|which|who)\b", re.I)
 
 
+def _subject(before_modal: str) -> str:
+    """The words before a modal, within its clause: its subject ("Natural persons, or their representatives
+    ..., have the right": the representatives)."""
+    clauses = [c for c in _CLAUSE_BREAK_RE.split(before_modal) if c and c.strip()]
+    return clauses[-1] if clauses else ""
+
+
+def _needed_thing(act: str, match: re.Match[str]) -> bool:
+    """Asked whether something is needed, a statement that it "is (not) required" rules on the thing itself,
+    whoever the question's party is ("Do we need a permit?" / "No specific authorisation is required")."""
+    return act == "need" and match.group(1).lower() in ("is", "are") and match.group(4).lower() == "required"
+
+
 def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     """The statement's subject (its words before the modal, within the clause) is who the question asks
     about: the same words, or the same kind of party ("the data subject" for "I", "the controller" for
     "the hospital", "this Regulation" for "the GDPR")."""
-    clauses = [c for c in _CLAUSE_BREAK_RE.split(text[: match.start()]) if c and c.strip()]
-    before = clauses[-1] if clauses else ""  # "Natural persons, or their representatives ..., have the right"
+    before = _subject(text[: match.start()])
     if _NEGATED_SUBJECT_RE.search(before):  # "Out-patient consultations not followed by a Day Care Treatment"
         return False  # is not the day care treatment asked about
-    if set(words(before)) & content_terms(question):
-        return True
-    subject, asked = _party_words(before), _asked_party(question)
-    return any(subject & kind and asked in kind for kind in _PARTY_KINDS)
+    asked = content_terms(question)
+    if set(words(before)) & (asked | {w for t in asked for w in _LAW_VERBS.get(t, ())}):
+        return True  # "Such a transfer shall not require ...", asked about sending data
+    subject, party = _party_words(before), _asked_party(question)
+    return any(subject & kind and party in kind for kind in _PARTY_KINDS)
 
 
 _ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
@@ -127,7 +158,10 @@ def _asked_act(question: str) -> str:
     tokens, at = _party_at(question)
     if at is None:
         return ""
-    act = next((t for t in tokens[at + 1 :] if t not in _BEFORE_ACT and t not in _ALL_PARTIES), "")
+    rest = tokens[at + 1 :]
+    if rest[:1] in (("need",), ("needs",)) and rest[1:2] != ("to",):  # "Do we need a permit?": needing is the act
+        return "need"
+    act = next((t for t in rest if t not in _BEFORE_ACT and t not in _ALL_PARTIES), "")
     stem = words(act)
     return stem[0] if stem else ""
 
@@ -171,8 +205,10 @@ def yes_no_opener(question: str, text: str) -> str:
     asked, act = words(question), _asked_act(question)
     # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is; a
     # wording's verb for paying ("Does the rider pay for ...?": "The Company will reimburse ...")
-    in_law = {w for phrase, terms in bridges(question) if act and act in words(phrase) for w in words(terms)}
+    # ("Our supplier wants to hand work to another company. Are they allowed to?": the act is the plain phrase's)
+    in_law = {w for phrase, terms in bridges(question) if not act or act in words(phrase) for w in words(terms)}
     in_law |= _PAYING if act in _PAYING else set()
+    in_law |= _LAW_VERBS.get(act, frozenset())
     text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     to_person = _tells_the_asker(question)
     condition = _LEADING_CONDITION_RE.match(text)
@@ -186,10 +222,11 @@ def yes_no_opener(question: str, text: str) -> str:
             and match.group(4).lower() not in _NOT_VERBS
             and (verb[0] in asked or verb[0] in in_law)
             and (not act or verb[0] == act or verb[0] in in_law)  # the act asked about, not another word of it
-            and _same_party(question, text, match)
+            and (_same_party(question, text, match) or _needed_thing(act, match))
             and not (to_person and _TO_AUTHORITY_RE.match(text[match.end() :]))
         ):
-            acts.append((asked.index(verb[0]) if verb[0] in asked else asked.index(act), match))
+            said = verb[0] if verb[0] in asked else act
+            acts.append((asked.index(said) if said in asked else len(asked), match))
     if not acts:
         return ""
     # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which
@@ -197,7 +234,11 @@ def yes_no_opener(question: str, text: str) -> str:
     match = min(acts, key=lambda act: act[0])[1]
     if _ONLY_RE.match(text[match.end() :]):
         return ""
-    negative = bool(match.group(2)) or bool(_NEGATIVE_RE.search(match.group(0)))
+    negative = (
+        bool(match.group(2))
+        or bool(_NEGATIVE_RE.search(match.group(0)))
+        or bool(_NEGATING_SUBJECT_RE.match(_subject(text[: match.start()])))
+    )
     if _CONDITION_RE.search(text):
         return ONLY_SOME if negative else "Yes, subject to conditions: "
     return "No: " if negative else "Yes: "

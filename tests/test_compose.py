@@ -896,3 +896,88 @@ def test_a_statement_that_barely_answers_from_a_weakly_graded_block_is_not_given
     assert compose(question, [graded(unrelated, 0.9)], embed) != REFUSAL  # graded a strong match: its grade stands
     # ungraded evidence (plain RAG) has no grade to weigh: the support floor alone decides
     assert compose(question, [graded(unrelated, 0.45).model_copy(update={"confidence": None})], embed) != REFUSAL
+
+
+def test_the_law_s_verb_for_the_plain_act_and_a_negating_subject_answer_yes_or_no():
+    # "need" asked of a thing is answered by "is required"; "change" by "alter"; "Neither ... nor ... shall" is no
+    adequacy = "No specific authorisation is required for such a transfer."
+    assert yes_no_opener("Do we need special permission to send data to an adequate country?", adequacy) == "No: "
+    assert yes_no_opener("Do we need to keep a log?", adequacy) == ""  # "need to": the act is keeping
+    alter = (
+        "Neither natural persons nor their representatives shall be able to directly alter the electronic health "
+        "data that health professionals have inserted."
+    )
+    assert yes_no_opener("Can I change what my doctor wrote in my record?", alter) == "No: "
+    assert yes_no_opener("Can I read what my doctor wrote in my record?", alter) == ""
+    # the act of a question whose asking sentence names none is its plain phrase's ("hand work to another company")
+    engage = "A processor must not engage another processor unless the controller has given written authorisation."
+    question = "Our IT supplier wants to hand some of the work to another company. Are they allowed to?"
+    assert yes_no_opener(question, engage) == "Only in some cases: "
+
+
+def test_asked_yes_or_no_the_statement_beside_the_lead_that_rules_on_the_act_leads():
+    art_45_1 = (
+        "1. Personal data may be transferred to a third country where the Commission has decided that the third "
+        "country ensures an adequate level of protection. No specific authorisation is required for such a transfer."
+    )
+    answer = compose(
+        "Do we need special permission to transfer personal data to a third country the Commission found adequate?",
+        [block(art_45_1, "GDPR Art. 45(1)")],
+        None,
+    )
+    assert answer.startswith("No: no specific authorisation is required for such a transfer [Source 1].")
+    assert "Personal data may be transferred to a third country" in answer  # the rule it rests on follows
+
+
+def test_asked_when_a_duty_arises_the_statement_of_its_circumstances_leads_over_one_on_doing_it():
+    review = (
+        "11. Where necessary, the controller must carry out a review to assess whether processing is performed in "
+        "accordance with the data protection impact assessment."
+    )
+    advice = (
+        "2. When carrying out a data protection impact assessment, the controller must seek the advice of the data "
+        "protection officer."
+    )
+    trigger = (
+        "1. Where a type of processing is likely to result in a high risk to the rights and freedoms of natural "
+        "persons, the controller must, before the processing, carry out a data protection impact assessment."
+    )
+    question = "When do we have to carry out a data protection impact assessment?"
+    evidence = [block(review, "GDPR Art. 35(11)"), block(advice, "GDPR Art. 35(2)"), block(trigger, "GDPR Art. 35(1)")]
+    assert compose(question, evidence, None).startswith("Where a type of processing is likely to result in a high risk")
+    assert not _CUES["condition"].search(review) and not _CUES["condition"].search(advice)
+
+
+def test_the_same_clause_of_two_variants_of_a_wording_is_not_boilerplate():
+    notify = (
+        "7.1 Notification of Claim\nThe Insured Person shall notify the Company: (a) in the event of emergency "
+        "Hospitalisation, within 48 hours of admission; (b) in the event of planned Hospitalisation, at least 48 "
+        "hours before admission."
+    )
+    other = (
+        "7.5 Critical Illness Claims\nA claim under Clause 3.9 shall be notified within 30 days of diagnosis and "
+        "supported by the specialist's reports."
+    )
+    evidence = [
+        block(notify, "Rider (Individual) cl. 7.1", doc="individual", document_type="policy_wording"),
+        block(notify, "Rider (Group) cl. 7.1", doc="group", document_type="policy_wording"),
+        block(other, "Rider (Individual) cl. 7.5", doc="individual", document_type="policy_wording"),
+    ]
+    answer = compose("Within how many hours must I notify the insurer?", evidence, None)
+    assert answer.startswith("The Insured Person shall notify the Company")
+
+
+def test_asked_whether_treatment_is_covered_in_the_first_year_the_clause_naming_the_illness_leads():
+    first_30_days = (
+        "4.3 First 30 Days Waiting Period\nExpenses related to the treatment of any Illness within 30 days from the "
+        "first commencement date of this Rider shall be excluded, except claims arising due to an Accident."
+    )
+    specified = (
+        "4.2 Specified Disease or Procedure Waiting Period\nExpenses related to the treatment of the diseases and "
+        "procedures listed below shall be excluded until the expiry of 24 months of continuous coverage:\n"
+        "(a) Cataract and other diseases of the eye;\n(b) Hernia of all types, hydrocele and varicocele;\n"
+        "(c) Varicose veins and varicose ulcers."
+    )
+    evidence = [clause(first_30_days, "Rider cl. 4.3"), clause(specified, "Rider cl. 4.2")]
+    answer = compose("Can I get treated for a hernia in my first year on the rider?", evidence, None)
+    assert "24 months" in answer and "Hernia of all types" in answer and "30 days" not in answer
