@@ -150,8 +150,8 @@ class AnswerRecord(BaseModel):
     confidence: float | None = Field(None, description="The best passage's grade: the route is chosen from it.")
     answer_confidence: float | None = Field(
         None,
-        description="How far the answer answers: its first sentence's coverage of the question, averaged with the "
-        "grade of the passage it cites (generation/confidence.py). None for a refusal.",
+        description="How far to trust the answer: half how far the best passage stands out from the next one, half "
+        "whether the answer's first citation is that passage (generation/confidence.py). None for a refusal.",
     )
     trust_grade: TrustGrade | None = None
     provenance: dict[str, Any] = Field(default_factory=dict, description="Where the best chunk comes from.")

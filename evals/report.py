@@ -65,7 +65,7 @@ PLAIN_NOTE = (
     "a must_cite provision, binding cases): over answered answerable questions; fragments and words: over answered "
     "questions; must_not_state_violations and cross_patient (another patient's id, NHS number or name): answers "
     "with any; auroc: the confidence (the best passage's grade) against correct, answered answerable questions; "
-    "answer_auroc: the answer confidence (the first sentence's coverage of the question with its passage's grade) "
+    "answer_auroc: the answer confidence (how far the best passage stands out, and whether the answer leads from it) "
     "against the same. Per-case rows (held-out: ids "
     "and booleans only) are in eval.json.\n"
 )

@@ -16,6 +16,7 @@ from generation.grounded import GroundedAnswer, grounded_answer
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.services import Services
+from retrieval.trust import answered_trust
 
 
 @timed("generate")
@@ -49,6 +50,7 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
             emit,
         )
     result, blocks = grounded.result, grounded.blocks
+    confidence = answer_confidence(result.answer, blocks) if result.status == "answered" else None
     notes = f"; sanitised: {', '.join(sorted(set(result.sanitised)))}" if result.sanitised else ""
     if result.removed_citations:
         notes += f"; removed unknown citations {', '.join(result.removed_citations)}"
@@ -60,9 +62,8 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
         "status_detail": result.detail,
         "citations": result.citations,
         "coverage_type": grounded.coverage,
-        "answer_confidence": answer_confidence(state["question"], result.answer, blocks)
-        if result.status == "answered"
-        else None,
+        "answer_confidence": confidence,
+        "trust_grade": answered_trust(state.get("trust_grade"), confidence),
         "removed_citations": result.removed_citations,
         "generator": result.generator,
         "cacheable": result.status == "answered",

@@ -325,7 +325,7 @@ def test_answer_comes_first_with_numbered_sources_in_plain_words(browser_page, s
     page.click("#how summary")
     made = page.inner_text("#how")
     assert "route CORRECT" in made and "offline-extractive" in made and "retrieve:" in made
-    assert re.search(r"Answer score\s*[01]\.\d\d of 1", made)  # how far the first sentence answers, beside the grade
+    assert re.search(r"Answer score\s*[01]\.\d\d of 1", made)  # how far to trust the answer, beside the grade
     no_horizontal_scroll(page)
 
 

@@ -495,7 +495,7 @@ function renderHow(record) {
     ["Written by", writer(record.generator)],
     ["Best passage score", record.confidence == null ? null : `${Number(record.confidence).toFixed(2)} of 1`],
     ["Answer score", record.answer_confidence == null ? null
-      : `${Number(record.answer_confidence).toFixed(2)} of 1 (how far the first sentence answers the question)`],
+      : `${Number(record.answer_confidence).toFixed(2)} of 1 (one passage stands out and the answer quotes it)`],
     ["Trust", record.trust_grade ? `${record.trust_grade.grade}: ${record.trust_grade.rationale}` : null],
     ["From the cache", record.cache_hit ? "yes: the same question was answered a moment ago" : null],
     ["Time", record.latency_ms && record.latency_ms.total ? `${(record.latency_ms.total / 1000).toFixed(1)} s` : null],
