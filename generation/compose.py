@@ -75,7 +75,9 @@ BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says noth
 CONFIDENCE_WEIGHT = 0.5  # the grader's view of the whole chunk
 DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
 DEFINES_ASKED_BONUS = 0.3  # "'pseudonymisation' means ..." answers "what is pseudonymisation?" before any use of it
-NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure"})  # ("pseudonymisation definition" is "explanation")
+NOT_DEFINITIONS = frozenset(
+    {"deadline", "amount", "procedure", "obligation"}
+)  # ("pseudonymisation definition" is "explanation")
 
 _TENS = r"(twenty|thirty|forty|fifty|sixty)[ -](one|two|three|four|five|six|seven|eight|nine)"
 # "72 hours", "seventy-two hours", "36 (thirty six) months", "thirty six (36) months", "three additional months"
@@ -113,7 +115,10 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"|\b(is|are|be) (made|paid|payable|given|sent|addressed|issued) to\b",  # "Payment is made to the Member"
         re.I,
     ),
-}  # no cue for yes/no or procedure questions: "shall", "must" and "may" are in nearly every provision
+}
+# what someone must do is a statement of a duty, as who must do it is (against descriptions and definitions); no cue
+# for yes/no or procedure questions: "shall", "must" and "may" are in nearly every provision
+_CUES["obligation"] = _CUES["who"]
 # "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
 # a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"
 _DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b", re.I)
@@ -858,6 +863,12 @@ _NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
 _NAMED_SUM_RE = re.compile(r"\b(compensation|fines?|fees?|premiums?)\b", re.I)
 
 
+def _provision_name(block: Evidence) -> str:
+    """A provision as an answer naming it: "Caldicott Principle 6 (Comply with the law)"."""
+    title = passage_title(block.section, block.text)
+    return f"{block.citation} ({title})" if title and title.lower() not in block.citation.lower() else block.citation
+
+
 def _ruling_beside(lead: Option, candidates: list[Option]) -> Option:
     """Asked yes or no, a statement next to the lead in its paragraph that rules on the very act asked about
     ("No specific authorisation is required for such a transfer.") leads, the lead following it: it is
@@ -952,6 +963,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
+        if number == 0 and analysis.answer_type == "provision":  # "Which principle is about ...?": it is named first
+            text = f"{_provision_name(blocks[lead.block])}: {text}"
         budget -= len(text.split())
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
     return " ".join(sentences)

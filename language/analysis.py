@@ -32,6 +32,8 @@ AnswerType = Literal[
     "procedure",
     "comparison",
     "condition",
+    "provision",
+    "obligation",
     "explanation",
 ]
 Domain = Literal["governance", "insurance", "records"]
@@ -62,6 +64,13 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|([,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
         r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|patients?|[a-z]+s)\b",
     ),
+    (  # "Which Caldicott principle is about complying with the law?": the answer names a provision
+        "provision",
+        r"^\W*(which|what) ((?!(does|do|did|is|are|must|should|can|will|would)\b)\w+ )?(principles?|articles?"
+        r"|standards?|sections?|clauses?|provisions?|chapters?|rules?|paragraphs?)\b(?!\s*\d)"
+        r".{0,80}\b(says?|is about|are about|covers?|deals? with|requires?|sets? out"
+        r"|governs?|gives?|protects?|talks? about|mentions?|explains?|applies)\b",
+    ),
     (  # "When do we have to carry out a DPIA?": in which circumstances a duty arises, not by when it is done
         "condition",
         r"\bwhen (do|does|did|must|should|is|are|will|would)\b"
@@ -85,7 +94,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"\b(which|what|any) ((are|were) )?((the|all) )?(\w+[ -]){0,2}(conditions?|medications?|medicines?|drugs?"
         r"|allergies|allergy|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
         r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments|reasons|grounds|bases"
-        r"|exceptions|exemptions)\b|\blist\b"
+        r"|exceptions|exemptions|measures|requirements|duties|responsibilities|criteria|tablets|pills)\b|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
         r"|^[\w' -]{0,60}\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
         r"|principles|tasks|illnesses|diseases|benefits)\?$"  # a terse "EHDS priority categories"
@@ -108,6 +117,11 @@ _RULES: list[tuple[AnswerType, str]] = [
         "who",
         r"^\s*(who|whom|whose)\b|\b(which|what) (body|bodies|authority|authorities|organisation|organization"
         r"|person|people|entity|role)\b|\bwho (is|are|must|has|should)\b|\btowards whom\b",
+    ),
+    (  # "Our processor found a breach. What do they have to do?": the duty, stated with its modal
+        "obligation",
+        r"\bwhat (\w+ ){1,5}(have to|has to|need to|needs to|got to|supposed to|required to|obliged to) do\b"
+        r"|\bwhat (must|should|shall) (\w+ ){1,5}do\b",
     ),
     (
         "procedure",

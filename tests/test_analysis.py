@@ -37,6 +37,16 @@ from language.analysis import about_ehds, analyse, question_sentence
         ("When must we notify the regulator of a breach?", "deadline"),
         ("When do I have to pay the premium?", "deadline"),
         ("What lawful grounds are there for processing health data?", "list"),
+        ("What security measures does the GDPR expect?", "list"),
+        ("What tablets is pat-0031 on?", "list"),
+        # the answer names a provision; a question naming one is not asking which
+        ("Which Caldicott principle is about informing patients?", "provision"),
+        ("Which article of the GDPR covers erasure?", "provision"),
+        ("What safeguards does Article 89(1) require when I process patient data for research?", "list"),
+        # a duty, with its modal
+        ("Our processor discovered a breach on their side. What do they have to do?", "obligation"),
+        ("What must a controller do before it processes data?", "obligation"),
+        ("What does the Data Security and Protection Toolkit do?", "explanation"),
     ],
 )
 def test_answer_types(question, answer_type):

@@ -981,3 +981,35 @@ def test_asked_whether_treatment_is_covered_in_the_first_year_the_clause_naming_
     evidence = [clause(first_30_days, "Rider cl. 4.3"), clause(specified, "Rider cl. 4.2")]
     answer = compose("Can I get treated for a hernia in my first year on the rider?", evidence, None)
     assert "24 months" in answer and "Hernia of all types" in answer and "30 days" not in answer
+
+
+def test_asked_which_provision_says_something_the_answer_names_it_first():
+    principle_8 = (
+        "Caldicott Principle 8 - Inform patients and service users about how their confidential information is used\n\n"
+        "A range of steps should be taken so that there are no surprises for patients and service users."
+    )
+    principle_6 = "Caldicott Principle 6 - Comply with the law\n\nEvery use of confidential information must be lawful."
+    evidence = [block(principle_8, "Caldicott Principle 8"), block(principle_6, "Caldicott Principle 6")]
+    answer = compose(
+        "Which Caldicott principle is about telling patients how their information is used?", evidence, None
+    )
+    assert answer.startswith(
+        "Caldicott Principle 8 (Inform patients and service users about how their confidential information is used): "
+        "A range of steps should be taken"
+    )
+    assert not fragments(answer)
+
+
+def test_asked_what_someone_has_to_do_a_statement_of_their_duty_leads_over_a_description():
+    described = block(
+        "A processor is a body that processes personal data on behalf of the controller, including in the case of a "
+        "personal data breach.",
+        "Commentary",
+    )
+    duty = block(
+        "2. The processor must notify the controller without undue delay after becoming aware of a personal data "
+        "breach.",
+        "GDPR Art. 33(2)",
+    )
+    answer = compose("Our processor found a personal data breach. What do they have to do?", [described, duty], None)
+    assert answer.startswith("The processor must notify the controller without undue delay"), answer
