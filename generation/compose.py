@@ -46,6 +46,7 @@ MIN_LEAD_SCORE = 0.65  # the best statement, weighed with its block's grade, ans
 FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
 MAX_FOLLOWING = 2
 MAX_WORDS = 90  # the lead and what follows it, lists apart
+MAX_TITLE_WORDS = 12  # a provision named first is named with its title when the title is this short
 MAX_STEPS = 4  # a procedure answered clause by clause ...
 STEPS_MAX_WORDS = 180  # ... in at most this many words
 CUE_BONUS = 0.15
@@ -863,10 +864,22 @@ _NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
 _NAMED_SUM_RE = re.compile(r"\b(compensation|fines?|fees?|premiums?)\b", re.I)
 
 
+def _names_its_provision(analysis: QuestionAnalysis, block: Evidence) -> bool:
+    """The answer opens with its provision's name and title: asked which provision says something, or asked what
+    a named provision says ("What is the first Caldicott principle about?": its title is the principle)."""
+    if analysis.answer_type == "provision":
+        return True
+    asks_what_it_says = analysis.answer_type in ("definition", "list", "explanation")
+    named = asks_what_it_says and bool(analysis.provisions) and block.scores.reference_match
+    return named and _provision_name(block) != block.citation  # the citation alone would repeat the source mark
+
+
 def _provision_name(block: Evidence) -> str:
-    """A provision as an answer naming it: "Caldicott Principle 6 (Comply with the law)"."""
+    """A provision as an answer naming it: "Caldicott Principle 6 (Comply with the law)"; a long title
+    ("Safeguards and derogations relating to processing for archiving purposes ...") would crowd out the answer."""
     title = passage_title(block.section, block.text)
-    return f"{block.citation} ({title})" if title and title.lower() not in block.citation.lower() else block.citation
+    short = title and len(title.split()) <= MAX_TITLE_WORDS and title.lower() not in block.citation.lower()
+    return f"{block.citation} ({title})" if short else block.citation
 
 
 def _ruling_beside(lead: Option, candidates: list[Option]) -> Option:
@@ -963,7 +976,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
-        if number == 0 and analysis.answer_type == "provision":  # "Which principle is about ...?": it is named first
+        if number == 0 and _names_its_provision(analysis, blocks[lead.block]):
             text = f"{_provision_name(blocks[lead.block])}: {text}"
         budget -= len(text.split())
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")

@@ -1013,3 +1013,16 @@ def test_asked_what_someone_has_to_do_a_statement_of_their_duty_leads_over_a_des
     )
     answer = compose("Our processor found a personal data breach. What do they have to do?", [described, duty], None)
     assert answer.startswith("The processor must notify the controller without undue delay"), answer
+
+
+def test_asked_what_a_named_principle_says_the_answer_opens_with_its_title_which_is_the_principle():
+    principle_1 = (
+        "Caldicott Principle 1 - Justify the purpose(s) for using confidential information\n\n"
+        "Each proposed use or transfer of confidential information should be clearly defined, scrutinised and "
+        "documented."
+    )
+    named = block(principle_1, "Caldicott Principle 1", scores=Scores(reference_match=True))
+    answer = compose("What is the first Caldicott principle about?", [named], None)
+    assert answer.startswith(
+        "Caldicott Principle 1 (Justify the purpose(s) for using confidential information): Each proposed use"
+    )
