@@ -240,7 +240,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bat registration\b",
         "information to be provided where personal data are collected from the data subject",
     ),
-    (r"\bspecial\b|\bsensitive (personal )?(data|information)\b", "special categories of personal data"),
+    (  # "special permission" is no category of data
+        r"\bspecial (categor\w+|kinds?|types?|personal data|data|health data|information)\b"
+        r"|\b(is|are) (\w+ ){0,3}special\b"
+        r"|\bsensitive (personal )?(data|information)\b",
+        "special categories of personal data",
+    ),
     (
         r"\bhow long (can|may|should|must|do|are) (we|i|they|you|hospitals?|gps?) (\w+ ){0,2}"
         r"(keep|retain|store|hold|allowed to keep)\b|\bretention\b|\bkept for how long\b",

@@ -326,6 +326,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("What lawful reasons are there for processing data?", "lawfulness of processing", "breach"),
         ("How much notice do I have to give before a planned operation?", "notify", "breach"),
         ("What goes in a privacy notice?", "", "notify"),
+        ("Do we need special permission to send data to an adequate country?", "", "special categories"),
+        ("Is genetic data special?", "special categories", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
