@@ -57,11 +57,15 @@ _CONDITION_RE = re.compile(
 )
 
 
+_IRREGULAR_PLURALS = {"children": "child", "women": "woman", "men": "man"}
+
+
 @lru_cache(maxsize=4096)  # every statement's subject and every question, once per text
 def _party_words_in_order(text: str) -> tuple[str, ...]:
-    """Lower-case words in order, a plural as its singular ("representatives": "representative")."""
+    """Lower-case words in order, a plural as its singular ("representatives": "representative", "children":
+    "child")."""
     return tuple(
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        _IRREGULAR_PLURALS.get(w) or (w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
         for w in re.findall(r"[a-z]+", text.lower())
     )
 
@@ -221,7 +225,9 @@ def yes_no_opener(question: str, text: str) -> str:
             and match.start() >= main_from  # the condition's verb is not the act the statement rules on
             and match.group(4).lower() not in _NOT_VERBS
             and (verb[0] in asked or verb[0] in in_law)
-            and (not act or verb[0] == act or verb[0] in in_law)  # the act asked about, not another word of it
+            # the act asked about, not another word of it; with no act in the asking sentence ("Is that real
+            # consent?"), only the law's verb of one of its plain phrases, never any verb of its preamble
+            and (verb[0] == act or verb[0] in in_law if act else verb[0] in in_law)
             and (_same_party(question, text, match) or _needed_thing(act, match))
             and not (to_person and _TO_AUTHORITY_RE.match(text[match.end() :]))
         ):

@@ -1026,3 +1026,14 @@ def test_asked_what_a_named_principle_says_the_answer_opens_with_its_title_which
     assert answer.startswith(
         "Caldicott Principle 1 (Justify the purpose(s) for using confidential information): Each proposed use"
     )
+
+
+def test_with_no_act_in_the_asking_sentence_no_verb_of_the_preamble_gives_a_yes_or_no():
+    opt_out = (
+        "The national data opt-out is a service that lets patients choose that their confidential patient data is "
+        "not used for research and planning."
+    )
+    question = "The app won't let me use it unless I agree to share my data for advertising. Is that real consent?"
+    assert yes_no_opener(question, opt_out) == ""
+    children = "Dependent children may be covered from 91 days to 25 years of Age."
+    assert yes_no_opener("Can my children be covered under the individual rider?", children) == "Yes: "
