@@ -791,11 +791,16 @@ def _without_label(text: str) -> str:
     return rest if reads_as_label(f"{label}.") else text
 
 
+_DETERMINERS = frozenset("the this that these those a an each every any such no neither either all".split())
+
+
 def _sentence_case(text: str) -> str:
     """The text's first letter lower-cased after an opener, unless its first word is a name ("CareShield",
-    "EHDS", "GDPR")."""
-    first = text.split(" ", 1)[0]
-    return text if any(c.isupper() for c in first[1:]) else f"{text[0].lower()}{text[1:]}"
+    "EHDS", "GDPR") or begins one ("Member States", "Caldicott Guardians")."""
+    first, _, rest = text.partition(" ")
+    if any(c.isupper() for c in first[1:]) or (rest[:1].isupper() and first.lower() not in _DETERMINERS):
+        return text
+    return f"{text[0].lower()}{text[1:]}"
 
 
 # An exclusion's exceptions ("unless for reconstruction following burns") and the scope it is limited to

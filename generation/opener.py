@@ -86,6 +86,7 @@ _PARTY_KINDS = tuple(
         "we us hospital trust clinic practice surgery gp organisation controller processor provider holder "
         "company insurer professional doctor they",
         "gdpr ehds regulation law rule rider policy wording scheme company insurer",
+        "country nation state government",  # "each EU country": the Member States
     )
 )
 # words a modal is followed by that are not the act: adverbs ("are still") and prepositions ("is without prejudice")

@@ -120,7 +120,18 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
     (r"(?<!privacy )(?<!fair processing )\bnotice\b(?! board)", "notify notification"),  # "how much notice": notify
-    (r"\bappoint(s|ed|ing|ment)?\b", "designate"),
+    (r"\bappoint(s|ed|ing|ment)?\b|\bset(s|ting)? up (a|an|one|its|their)\b", "designate"),
+    # EU law calls the countries Member States; their own rules are further conditions of Member State law
+    (
+        r"\b(eu|each|every|individual|european|member) (countries|country|nations?)\b"
+        r"|\b(countries|country|governments?)\b.{0,40}\b(own|extra|additional|stricter|national) (rules|laws"
+        r"|conditions|requirements|restrictions)\b",
+        "Member States further conditions Member State law",
+    ),
+    (
+        r"\b(prove|proof|evidence|show) (\w+ ){0,3}(consent\w*|agreed|opted in)\b",
+        "demonstrate that the data subject has consented",
+    ),
     (r"\bapply for\b", "submit an application"),
     (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
     (r"\b(delete|deleted|deletion|erase|remove|forget|forgotten|wiped?)\b", "erasure right to be forgotten"),
@@ -304,7 +315,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(dismiss|fire|sack|penalise)\w*\b", "dismissed or penalised"),
     (
         r"\b(passed|passing|handed|shared|disclosed) (it |them |the data |their data )?(on )?to other\b|\bthe other "
-        r"(companies|organisations|firms)\b",
+        r"(companies|organisations|firms)\b"
+        r"|\b(companies|organisations|firms|people|others|bodies|suppliers) (that )?(we|they|you) (have )?(shared"
+        r"|passed|gave|given|sent|disclosed)\b",
         "notification obligation regarding rectification or erasure recipients",
     ),
     (r"\b(paper|handwritten|index cards?|filing cabinet|card index)\b", "filing system manual processing"),

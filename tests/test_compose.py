@@ -1037,3 +1037,14 @@ def test_with_no_act_in_the_asking_sentence_no_verb_of_the_preamble_gives_a_yes_
     assert yes_no_opener(question, opt_out) == ""
     children = "Dependent children may be covered from 91 days to 25 years of Age."
     assert yes_no_opener("Can my children be covered under the individual rider?", children) == "Yes: "
+
+
+def test_a_country_asked_about_is_the_member_state_a_provision_binds_and_keeps_its_capital_after_the_opener():
+    designate = "Member States shall designate one or more health data access bodies."
+    answer = compose("Does each EU country have to set up a health data access body?", [block(designate, "EHDS")], None)
+    assert answer.startswith("Yes: Member States shall designate")
+    assert compose(
+        "Does the GDPR apply to a household activity?",
+        [block("This Regulation does not apply to a household activity.", "GDPR Art. 2(2)")],
+        None,
+    ).startswith("No: this Regulation does not apply")  # a determiner is lower-cased, a name is not
