@@ -15,6 +15,7 @@ from collections import defaultdict
 
 from core.types import NONE_RECORDED, Evidence
 from language.analysis import QuestionAnalysis
+from language.expansion import bridges
 from language.passages import statements
 from language.question import content_terms
 from language.words import words
@@ -70,17 +71,48 @@ def _who(block: Evidence) -> str:
     return f"{name} ({pid})" if name else pid
 
 
+def _asked_words(question: str, blocks: list[Evidence]) -> set[str]:
+    """The question's words for the thing asked about in a record: not the record's kind, not the patient's name."""
+    names = {w for b in blocks for w in words(str(b.metadata.get("patient_name") or ""))}
+    return {w for w in content_terms(question) - _RECORD_WORDS - names if not any(c.isdigit() for c in w)}
+
+
+def _names_it(item: str, wanted: set[str], coded: list[set[str]]) -> bool:
+    """The item names a word asked about, or half the words of the coded name of a lay one ("COPD": "chronic
+    obstructive lung disease", "high blood pressure": "hypertension")."""
+    said = set(words(item))
+    return bool(wanted & said) or any(len(terms & said) >= len(terms) / 2 for terms in coded)
+
+
 def _asked_items(question: str, blocks: list[Evidence]) -> list[tuple[int, list[str]]]:
     """Asked about one thing in a patient's records ("When did Harriet Costa's diabetes start?"), the items that
     name it, by block: a condition's record before the encounters that mention it. Empty when none does."""
-    names = {w for b in blocks for w in words(str(b.metadata.get("patient_name") or ""))}
-    wanted = content_terms(question) - _RECORD_WORDS - names
+    wanted = _asked_words(question, blocks)
+    coded = [set(words(terms)) for _, terms in bridges(question)]
     found = []
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
-        matching = [item for item in _items(block) if wanted & set(words(item))] if block.authority == "record" else []
+        matching = (
+            [item for item in _items(block) if _names_it(item, wanted, coded)] if block.authority == "record" else []
+        )
         if matching:
             found.append((index, matching))
     return found
+
+
+def _not_recorded(question: str, blocks: list[Evidence]) -> list[str]:
+    """Asked whether a patient has something their conditions record does not name ("Has she got COPD?"): that it
+    is not recorded, with what is, so the reader sees the whole list the answer rests on."""
+    wanted = _asked_words(question, blocks)
+    tokens = [t for t in re.findall(r"[A-Za-z][\w-]*", question) if not any(c.isdigit() for c in t)]
+    asked = [t for t in tokens if words(t) and words(t)[0] in wanted]
+    for index, block in enumerate(blocks):
+        if block.authority == "record" and block.section == "Conditions" and asked:
+            listed = "; ".join(_items(block))
+            return [
+                f"No {' '.join(asked)} is recorded for {_who(block)}; the conditions recorded are: {listed} "
+                f"[Source {index + 1}]."
+            ]
+    return []
 
 
 def fields_asked(question: str) -> list[str]:
@@ -166,6 +198,15 @@ def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evid
         return None
     if analysis.across_patients:
         return patients_with(question, analysis, blocks)
+    if analysis.answer_type == "yes_no" and not kinds_asked(question, analysis):  # "Has she got COPD?"
+        found = _asked_items(question, blocks)
+        if found:
+            sentences = [
+                f"{_who(blocks[i])}, {blocks[i].section.lower()}: {'; '.join(items)} [Source {i + 1}]."
+                for i, items in found
+            ]
+            return [f"Yes: {sentences[0]}", *sentences[1:]]
+        return _not_recorded(question, blocks) or None
     if analysis.answer_type in ("list", "explanation") or kinds_asked(question, analysis) or fields_asked(question):
         return one_patient_each(question, analysis, blocks) or None
     return None

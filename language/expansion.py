@@ -558,6 +558,18 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\bantibiotics?\b",
         "amoxicillin penicillin flucloxacillin clarithromycin doxycycline nitrofurantoin trimethoprim cefalexin",
     ),
+    # record questions: conditions by their lay names and abbreviations (the NHS's health A to Z), as records
+    # code them
+    (r"\bcopd\b", "chronic obstructive pulmonary disease chronic obstructive lung disease"),
+    (r"\b(high blood pressure|raised blood pressure|htn)\b", "hypertension"),
+    (r"\b(high cholesterol|raised cholesterol)\b", "hyperlipidemia hyperlipidaemia hypercholesterolaemia"),
+    (r"\bheart attacks?\b", "myocardial infarction"),
+    (r"\b(underactive thyroid)\b", "hypothyroidism"),
+    (r"\b(overactive thyroid)\b", "hyperthyroidism"),
+    (r"\b(acid reflux|heartburn|gord|gerd)\b", "gastroesophageal reflux disease"),
+    (r"\bdepression\b", "depressive disorder"),
+    (r"\b(ckd|kidney disease)\b", "chronic kidney disease"),
+    (r"\b(af|a-fib|afib|irregular heartbeat)\b", "atrial fibrillation"),
 ]
 _COMPILED = [(re.compile(pattern, re.I), terms) for pattern, terms in EXPANSIONS]
 

@@ -220,6 +220,20 @@ def test_asked_for_a_field_of_a_patient_s_demographics_the_record_s_line_answers
     assert record.answer == f"{answer} [Source 1].", record.answer
 
 
+def test_asked_whether_a_patient_has_a_condition_by_its_lay_name_the_record_says_yes_or_that_it_is_not_recorded(
+    make_services,
+):
+    services = make_services()
+    has = run_graph("Has Deborah Hughes got COPD?", services, allow_web=False)
+    assert has.answer.startswith("Yes: Deborah Paul Hughes (pat-0013), conditions: Chronic obstructive lung disease"), (
+        has.answer
+    )
+    lacks = run_graph("Does pat-0013 have asthma?", services, allow_web=False)
+    assert lacks.answer.startswith("No asthma is recorded for Deborah Paul Hughes (pat-0013); the conditions "), lacks
+    assert all(c in lacks.answer for c in ("Type 2 diabetes", "Essential hypertension", "Hyperlipidemia"))
+    assert "pat-00" not in lacks.answer.replace("pat-0013", "")  # no other patient
+
+
 def test_which_patients_have_something_names_each_patient_whose_record_lists_it(make_services):
     record = run_graph("Which patients have atrial fibrillation?", make_services(), allow_web=False)
     named = re.findall(r"\((pat-\d+)\): Atrial fibrillation", record.answer)
