@@ -1048,3 +1048,22 @@ def test_a_country_asked_about_is_the_member_state_a_provision_binds_and_keeps_i
         [block("This Regulation does not apply to a household activity.", "GDPR Art. 2(2)")],
         None,
     ).startswith("No: this Regulation does not apply")  # a determiner is lower-cased, a name is not
+
+
+def test_a_mention_of_sub_limits_states_no_amount_while_a_figure_or_the_table_it_is_in_does():
+    amount = _CUES["amount"]
+    assert not amount.search("The Company will pay the benefits, subject to the Sum Insured and the sub-limits.")
+    assert amount.search("The Sum Insured may be chosen from Rs. 3,00,000 and Rs. 5,00,000.")
+    assert amount.search("The liability shall be up to the limit as shown in the Table of Benefits.")
+    assert amount.search("Payable up to 25% of Sum Insured.") and amount.search("a maximum of 30 days")
+    operative = clause(
+        "1.2 Operative Clause\nThe Company will pay the benefits in Section 3, subject to the Sum Insured, the "
+        "limits and sub-limits in this Rider.",
+        "Rider cl. 1.2",
+    )
+    eligibility = clause(
+        "1.3 Eligibility\nThe Sum Insured may be chosen from Rs. 3,00,000, Rs. 5,00,000 and Rs. 10,00,000.",
+        "Rider cl. 1.3",
+    )
+    answer = compose("What sum insured options are there on the rider?", [operative, eligibility], None)
+    assert answer.startswith("The Sum Insured may be chosen from Rs. 3,00,000"), answer
