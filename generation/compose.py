@@ -985,8 +985,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
+        budget -= len(text.split())  # the provision's name below is the answer's heading: it takes no budget
         if number == 0 and _names_its_provision(analysis, blocks[lead.block]):
             text = f"{_provision_name(blocks[lead.block])}: {text}"
-        budget -= len(text.split())
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
     return " ".join(sentences)

@@ -1067,3 +1067,17 @@ def test_a_mention_of_sub_limits_states_no_amount_while_a_figure_or_the_table_it
     )
     answer = compose("What sum insured options are there on the rider?", [operative, eligibility], None)
     assert answer.startswith("The Sum Insured may be chosen from Rs. 3,00,000"), answer
+
+
+def test_the_name_of_the_provision_an_answer_opens_with_takes_none_of_its_word_budget():
+    first = "Natural persons have the right to access " + " ".join(["their electronic health data"] * 16) + "."
+    second = "Access shall be given immediately, free of charge and in an easily readable, consolidated form."
+    text = (
+        f"Article 3 - Right of natural persons to access their personal electronic health data\n\n1. {first} {second}"
+    )
+    named = block(text, "EHDS Art. 3(1)", scores=Scores(reference_match=True))
+    answer = compose("What does EHDS Article 3(1) give patients?", [named], None)
+    assert answer.startswith(
+        "EHDS Art. 3(1) (Right of natural persons to access their personal electronic health data): "
+    )
+    assert "free of charge" in answer, answer
