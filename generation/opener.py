@@ -33,6 +33,7 @@ _RIGHT_TO_RE = re.compile(
     re.I,
 )
 _NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
+_PROHIBITING = frozenset(words("prohibited forbidden banned barred"))  # a permission denied by its verb
 # "Neither natural persons nor their representatives shall be able to ...", "No processor shall ...": a subject that
 # negates the modal after it
 _NEGATING_SUBJECT_RE = re.compile(r"^\W*(neither|no|none of|nobody|no one)\b", re.I)
@@ -243,6 +244,7 @@ def yes_no_opener(question: str, text: str) -> str:
         return ""
     negative = (
         bool(match.group(2))
+        or words(match.group(4))[0] in _PROHIBITING  # "is prohibited for the following uses"
         or bool(_NEGATIVE_RE.search(match.group(0)))
         or bool(_NEGATING_SUBJECT_RE.match(_subject(text[: match.start()])))
     )

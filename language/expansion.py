@@ -120,6 +120,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
     (r"(?<!privacy )(?<!fair processing )\bnotice\b(?! board)", "notify notification"),  # "how much notice": notify
+    # an insurer or an employer using EHDS data to price a policy or to hire: prohibited secondary use
+    (
+        r"(?=.*\b(ehds|european health data space)\b).*\b(insurers?|insurance|employers?|premiums?|price|pricing"
+        r"|job offers?|hiring)\b",
+        "prohibited secondary use insurance premiums job offers decisions detrimental",
+    ),
     (r"\bappoint(s|ed|ing|ment)?\b|\bset(s|ting)? up (a|an|one|its|their)\b", "designate"),
     # EU law calls the countries Member States; their own rules are further conditions of Member State law
     (

@@ -19,9 +19,12 @@ QUESTION_WORDS = frozenset(
         "please under according regarding article articles art paragraph point section gdpr ehds regulation rule rules "
         "us we our i my me you your they them their there any about give make list able allowed actually really just "
         "happen happens happened "  # "What happens if ...?" frames the question
-        # insurance words every policy question shares: they say nothing about which clause answers
-        "cover covers covered coverage insurance insured insurer policy policies rider plan"
     )
+)
+# insurance words every policy question shares: they say nothing about which clause answers; asked of a law ("Can my
+# insurer see my EHDS record?") they are what the question is about
+POLICY_FRAME_WORDS = frozenset(
+    words("cover covers covered coverage insurance insured insurer policy policies rider plan")
 )
 _NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9&-]*[A-Z0-9][A-Za-z0-9&-]*\b|(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
 _NUMBER_RE = re.compile(r"\b\d+(?:[.,]\d+)?\b")
@@ -31,7 +34,8 @@ _REFERENCE_SPAN_RE = re.compile(r"\b(?:art(?:icle)?s?\.?)\s*\d+(?:\s?\([^)]*\))*
 def content_terms(question: str) -> set[str]:
     """The question's content words, stemmed, without question words and reference numbers."""
     without_refs = _REFERENCE_SPAN_RE.sub(" ", question)
-    return {w for w in words(without_refs) if w not in QUESTION_WORDS and not w.isdigit()}
+    frame = QUESTION_WORDS if instrument_named(question) else QUESTION_WORDS | POLICY_FRAME_WORDS
+    return {w for w in words(without_refs) if w not in frame and not w.isdigit()}
 
 
 def named_numbers(question: str) -> set[str]:

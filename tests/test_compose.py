@@ -1081,3 +1081,13 @@ def test_the_name_of_the_provision_an_answer_opens_with_takes_none_of_its_word_b
         "EHDS Art. 3(1) (Right of natural persons to access their personal electronic health data): "
     )
     assert "free of charge" in answer, answer
+
+
+def test_a_use_the_law_prohibits_is_a_no_and_a_law_question_about_insurers_keeps_their_words():
+    prohibited = "Processing health data obtained through a data permit is prohibited for setting insurance premiums."
+    question = "Can my insurer use my EHDS health data to set my premium?"
+    assert yes_no_opener(question, prohibited).startswith("No")
+    from language.question import content_terms
+
+    assert {"insur", "polici"} <= content_terms("Can my insurer see my EHDS record to price my policy?")
+    assert not {"insur", "polici"} & content_terms("Does my policy cover a knee operation?")  # a wording's frame

@@ -329,6 +329,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Do we need special permission to send data to an adequate country?", "", "special categories"),
         ("Is genetic data special?", "special categories", "breach"),
         ("Has she got COPD?", "chronic obstructive", "breach"),
+        ("Can my insurer see my EHDS record to price my policy?", "insurance premiums", "breach"),
+        ("Does my insurer pay for a knee operation?", "", "insurance premiums"),  # no EHDS: a wording's question
         ("Does he have high blood pressure?", "hypertension", "breach"),
         ("Do we have to be able to prove that a patient consented?", "demonstrate that the data subject", "breach"),
         ("Can EU countries add their own extra rules for health data?", "further conditions", "breach"),
