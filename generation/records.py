@@ -100,8 +100,10 @@ def _asked_items(question: str, blocks: list[Evidence]) -> list[tuple[int, list[
 
 
 def _not_recorded(question: str, blocks: list[Evidence]) -> list[str]:
-    """Asked whether a patient has something their conditions record does not name ("Has she got COPD?"): that it
-    is not recorded, with what is, so the reader sees the whole list the answer rests on."""
+    """Asked whether a patient has something their conditions record does not name ("Does she have asthma?"): that
+    the recorded conditions do not mention it, with the whole list, so the reader judges what a word match cannot
+    ("cancer" against "Malignant neoplasm of breast"). Not for allergies or medicines: an allergy to amoxicillin is
+    one to penicillin, which no word match would say."""
     wanted = _asked_words(question, blocks)
     tokens = [t for t in re.findall(r"[A-Za-z][\w-]*", question) if not any(c.isdigit() for c in t)]
     asked = [t for t in tokens if words(t) and words(t)[0] in wanted]
@@ -109,7 +111,7 @@ def _not_recorded(question: str, blocks: list[Evidence]) -> list[str]:
         if block.authority == "record" and block.section == "Conditions" and asked:
             listed = "; ".join(_items(block))
             return [
-                f"No {' '.join(asked)} is recorded for {_who(block)}; the conditions recorded are: {listed} "
+                f"The conditions recorded for {_who(block)} do not mention {' '.join(asked)}: {listed} "
                 f"[Source {index + 1}]."
             ]
     return []
