@@ -175,15 +175,17 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
 
 def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:
     """For "which patients have X": each patient whose record of the asked kind has an item about X, with that
-    item, once per patient (a condition's record before the encounters that mention it)."""
+    item, once per patient (a condition's record before the encounters that mention it), by its own words or its
+    coded name ("high blood pressure": "hypertension")."""
     wanted = content_terms(question) - _RECORD_WORDS
+    coded = [set(words(terms)) for _, terms in bridges(question)]
     kinds = kinds_asked(question, analysis)
     found, named = [], set()
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
         patient = block.metadata.get("patient_id")
         if block.authority != "record" or patient in named or (kinds and block.section not in kinds):
             continue
-        matching = [item for item in _items(block) if wanted & set(words(item))]
+        matching = [item for item in _items(block) if _names_it(item, wanted, coded)]
         if matching:
             named.add(patient)
             found.append(f"{_who(block)}: {'; '.join(matching)} [Source {index + 1}]")

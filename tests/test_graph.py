@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from core.schemas import AnswerRecord
+from core.settings import REPO_ROOT
 from generation.prompts import REFUSAL
 from graph import build_graph
 from tests.conftest import run_graph, used_blocks
+
+PATIENTS = REPO_ROOT / "corpus" / "patients"
 
 
 def test_graph_is_importable_and_wired_as_designed(make_services):
@@ -234,6 +238,22 @@ def test_asked_whether_a_patient_has_a_condition_by_its_lay_name_the_record_says
     ), lacks.answer
     assert all(c in lacks.answer for c in ("Type 2 diabetes", "Essential hypertension", "Hyperlipidemia"))
     assert "pat-00" not in lacks.answer.replace("pat-0013", "")  # no other patient
+
+
+@pytest.mark.parametrize("question", ["Which patients have hypertension?", "Which patients have high blood pressure?"])
+def test_which_patients_have_a_condition_names_every_patient_whose_record_lists_it_by_any_name(make_services, question):
+    bundles = [json.loads(p.read_text()) for p in PATIENTS.glob("patient_*.json") if not p.name.endswith(".meta.json")]
+    expected = {
+        next(e["resource"]["id"] for e in b["entry"] if e["resource"]["resourceType"] == "Patient")
+        for b in bundles
+        if any(
+            e["resource"]["resourceType"] == "Condition" and "hypertension" in json.dumps(e["resource"]["code"]).lower()
+            for e in b["entry"]
+        )
+    }
+    record = run_graph(question, make_services(), allow_web=False)
+    named = set(re.findall(r"\((pat-\d+)\): [^;]*hypertension", record.answer))
+    assert named == expected and record.answer.startswith(f"{len(expected)} patients in the records: ")
 
 
 def test_which_patients_have_something_names_each_patient_whose_record_lists_it(make_services):
