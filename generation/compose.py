@@ -76,9 +76,8 @@ BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says noth
 CONFIDENCE_WEIGHT = 0.5  # the grader's view of the whole chunk
 DEFINITION_PENALTY = 0.15  # what a word means does not answer how long, how much or how to
 DEFINES_ASKED_BONUS = 0.3  # "'pseudonymisation' means ..." answers "what is pseudonymisation?" before any use of it
-NOT_DEFINITIONS = frozenset(
-    {"deadline", "amount", "procedure", "obligation"}
-)  # ("pseudonymisation definition" is "explanation")
+# what a word means answers none of these ("pseudonymisation definition" is "explanation")
+NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure", "obligation"})
 
 _TENS = r"(twenty|thirty|forty|fifty|sixty)[ -](one|two|three|four|five|six|seven|eight|nine)"
 # "72 hours", "seventy-two hours", "36 (thirty six) months", "thirty six (36) months", "three additional months"
@@ -873,14 +872,16 @@ _NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
 _NAMED_SUM_RE = re.compile(r"\b(compensation|fines?|fees?|premiums?)\b", re.I)
 
 
-def _names_its_provision(analysis: QuestionAnalysis, block: Evidence) -> bool:
-    """The answer opens with its provision's name and title: asked which provision says something, or asked what
-    a named provision says ("What is the first Caldicott principle about?": its title is the principle)."""
+def _opening_name(analysis: QuestionAnalysis, block: Evidence) -> str:
+    """The provision's name and title the answer opens with, or '': asked which provision says something, or asked
+    what a named provision says when it has a short title ("What is the first Caldicott principle about?": its title
+    is the principle; the citation alone would repeat the source mark)."""
+    name = _provision_name(block)
     if analysis.answer_type == "provision":
-        return True
+        return name
     asks_what_it_says = analysis.answer_type in ("definition", "list", "explanation")
     named = asks_what_it_says and bool(analysis.provisions) and block.scores.reference_match
-    return named and _provision_name(block) != block.citation  # the citation alone would repeat the source mark
+    return name if named and name != block.citation else ""
 
 
 def _provision_name(block: Evidence) -> str:
@@ -986,7 +987,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
         budget -= len(text.split())  # the provision's name below is the answer's heading: it takes no budget
-        if number == 0 and _names_its_provision(analysis, blocks[lead.block]):
-            text = f"{_provision_name(blocks[lead.block])}: {text}"
+        if number == 0 and (name := _opening_name(analysis, blocks[lead.block])):
+            text = f"{name}: {text}"
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
     return " ".join(sentences)

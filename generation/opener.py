@@ -244,7 +244,8 @@ def yes_no_opener(question: str, text: str) -> str:
         return ""
     negative = (
         bool(match.group(2))
-        or words(match.group(4))[0] in _PROHIBITING  # "is prohibited for the following uses"
+        # "is prohibited for the following uses" denies another act; asked whether it is prohibited, it affirms
+        or (words(match.group(4))[0] in _PROHIBITING and words(match.group(4))[0] != act)
         or bool(_NEGATIVE_RE.search(match.group(0)))
         or bool(_NEGATING_SUBJECT_RE.match(_subject(text[: match.start()])))
     )

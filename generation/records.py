@@ -77,6 +77,18 @@ def _asked_words(question: str, blocks: list[Evidence]) -> set[str]:
     return {w for w in content_terms(question) - _RECORD_WORDS - names if not any(c.isdigit() for c in w)}
 
 
+def _coded_names(question: str) -> list[set[str]]:
+    """The words of the coded names the question's lay terms stand for ("COPD": "chronic obstructive ...")."""
+    return [set(words(terms)) for _, terms in bridges(question)]
+
+
+def _naming_sentences(found: list[tuple[int, list[str]]], blocks: list[Evidence]) -> list[str]:
+    """One sentence per record with the items naming what was asked: "Joan Okafor (pat-0001), conditions: ..."."""
+    return [
+        f"{_who(blocks[i])}, {blocks[i].section.lower()}: {'; '.join(items)} [Source {i + 1}]." for i, items in found
+    ]
+
+
 def _names_it(item: str, wanted: set[str], coded: list[set[str]]) -> bool:
     """The item names a word asked about, or half the words of the coded name of a lay one ("COPD": "chronic
     obstructive lung disease", "high blood pressure": "hypertension")."""
@@ -88,7 +100,7 @@ def _asked_items(question: str, blocks: list[Evidence]) -> list[tuple[int, list[
     """Asked about one thing in a patient's records ("When did Harriet Costa's diabetes start?"), the items that
     name it, by block: a condition's record before the encounters that mention it. Empty when none does."""
     wanted = _asked_words(question, blocks)
-    coded = [set(words(terms)) for _, terms in bridges(question)]
+    coded = _coded_names(question)
     found = []
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
         matching = (
@@ -143,10 +155,7 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
     if not kinds and (fields := fields_asked(question)) and (stated := demographic_answers(fields, blocks)):
         return stated
     if not kinds and (asked := _asked_items(question, blocks)):
-        return [
-            f"{_who(blocks[i])}, {blocks[i].section.lower()}: {'; '.join(items)} [Source {i + 1}]."
-            for i, items in asked
-        ]
+        return _naming_sentences(asked, blocks)
     by_patient: dict[str, list[int]] = defaultdict(list)
     for index, block in enumerate(blocks):
         if block.authority == "record" and (not kinds or block.section in kinds):
@@ -178,7 +187,7 @@ def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
     item, once per patient (a condition's record before the encounters that mention it), by its own words or its
     coded name ("high blood pressure": "hypertension")."""
     wanted = content_terms(question) - _RECORD_WORDS
-    coded = [set(words(terms)) for _, terms in bridges(question)]
+    coded = _coded_names(question)
     kinds = kinds_asked(question, analysis)
     found, named = [], set()
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
@@ -203,13 +212,9 @@ def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evid
     if analysis.across_patients:
         return patients_with(question, analysis, blocks)
     if analysis.answer_type == "yes_no" and not kinds_asked(question, analysis):  # "Has she got COPD?"
-        found = _asked_items(question, blocks)
-        if found:
-            sentences = [
-                f"{_who(blocks[i])}, {blocks[i].section.lower()}: {'; '.join(items)} [Source {i + 1}]."
-                for i, items in found
-            ]
-            return [f"Yes: {sentences[0]}", *sentences[1:]]
+        if found := _asked_items(question, blocks):
+            first, *rest = _naming_sentences(found, blocks)
+            return [f"Yes: {first}", *rest]
         return _not_recorded(question, blocks) or None
     if analysis.answer_type in ("list", "explanation") or kinds_asked(question, analysis) or fields_asked(question):
         return one_patient_each(question, analysis, blocks) or None

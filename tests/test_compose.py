@@ -1087,6 +1087,8 @@ def test_a_use_the_law_prohibits_is_a_no_and_a_law_question_about_insurers_keeps
     prohibited = "Processing health data obtained through a data permit is prohibited for setting insurance premiums."
     question = "Can my insurer use my EHDS health data to set my premium?"
     assert yes_no_opener(question, prohibited).startswith("No")
+    banned = "Health data users are prohibited from using the data for setting insurance premiums."
+    assert yes_no_opener("Are insurers prohibited from using EHDS data for premiums?", banned).startswith("Yes")
     from language.question import content_terms
 
     assert {"insur", "polici"} <= content_terms("Can my insurer see my EHDS record to price my policy?")
