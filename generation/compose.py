@@ -30,7 +30,7 @@ from language.analysis import QuestionAnalysis, about_ehds, analyse
 from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridges, expansion_terms
 from language.passages import Statement, statements
-from language.question import content_terms
+from language.question import ANSWER_TYPE_WORDS, content_terms
 from language.references import citation_tokens, instruments_named, parse_references, pointed_lists
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
@@ -383,14 +383,6 @@ def asked_about(question: str, analysis: QuestionAnalysis) -> set[str]:
     return (content_terms(question) | bridged) - _COVER_QUESTION_WORDS
 
 
-_ANSWER_TYPE_WORDS = frozenset(
-    words(
-        "waiting period periods limit limits sub-limit amount much long time deadline maximum minimum cover covered "
-        "coverage rule rules policy rider wording clause"
-    )
-)
-
-
 def _defines(option: Option, blocks: list[Evidence]) -> bool:
     """A definitions clause, or a statement saying what a word means."""
     block = blocks[option.block]
@@ -430,14 +422,14 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
     period for pre-existing diseases?"): a clause about another subject's waiting period does not answer it."""
     if analysis.domain != "insurance" and not any(b.document_type == "policy_wording" for b in blocks):
         return Subject()
-    own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - _ANSWER_TYPE_WORDS)
+    own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - ANSWER_TYPE_WORDS)
     if not own:
         return Subject()
     bridged = []
     for phrase, terms in bridges(question):
         replaced = own & set(words(phrase))
         if replaced:
-            bridged.append((own - replaced) | (set(words(terms)) - _ANSWER_TYPE_WORDS))
+            bridged.append((own - replaced) | (set(words(terms)) - ANSWER_TYPE_WORDS))
     return Subject((own, *(frozenset(form) for form in bridged if form)))
 
 
@@ -485,6 +477,8 @@ def lead_option(
             # for "hernia surgery", "joint replacement" for "knee replacement"), is there
             named = [o for o in eligible if subject.named_by(o.statement.whole)]
             ranked = named or [o for o in eligible if subject.touched_by(o.statement.whole)] or ranked
+    if fact_kind and not subject:  # asked how long or how much, a statement stating no period or amount does not
+        ranked = [o for o in ranked if o.cue] or ranked  # lead when one states it (a right is not its deadline)
     if not ranked:
         return None
     best = ranked[0]
@@ -613,8 +607,10 @@ def following(
         table = block.metadata.get("section_key") == "table_of_benefits"
         if subject and (table or not same_block) and not _about(subject, option.statement.whole, block):
             continue  # another clause, or another line of a table, is about another benefit
-        if option.statement.lead_in == lead.statement.text or option.statement.text == lead.statement.text:
-            continue  # already quoted with its lead-in
+        if lead.statement.text in (option.statement.lead_in, option.statement.text) or (
+            option.statement.text == lead.statement.lead_in
+        ):
+            continue  # already quoted with its lead-in, or the lead-in the lead point is quoted after
         if lead.statement.marker and not lead.statement.lead_in and same_block and _announces(option.statement):
             continue  # already quoted before the point it announces
         if needs_antecedent(option.statement.text) and not any(
@@ -908,6 +904,40 @@ def _ruling_beside(lead: Option, candidates: list[Option]) -> Option:
     return min(beside, key=lambda o: abs(o.statement.position - lead.statement.position), default=lead)
 
 
+_CASE_RE = re.compile(r"(in the (event|case) of|in case of|where|if|when|during|for)\b", re.I)
+
+
+def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -> Option:
+    """A point of a list of cases ("(a) in the event of emergency Hospitalisation, ... (b) in the event of planned
+    Hospitalisation, ...") answers for the case the question names: when the words that set the lead apart from
+    its sibling points are not the question's and a sibling's are ("a planned operation"), the sibling leads."""
+    if not lead.statement.lead_in or lead.statement.points:
+        return lead
+    siblings = [
+        o
+        for o in candidates
+        if o.block == lead.block
+        and o.statement.lead_in == lead.statement.lead_in
+        and o.statement.marker
+        and _CASE_RE.match(o.statement.text)
+    ]
+    if len(siblings) < 2 or all(o is not lead for o in siblings):
+        return lead
+    asked = content_terms(question)
+    # the case a point is for is set by its opening phrase, up to its first comma ("in the event of planned
+    # Hospitalisation"); what follows is the rule for that case
+    said = {id(o): set(words(o.statement.text.split(",", 1)[0])) for o in siblings}
+
+    def case_words(option: Option) -> set[str]:  # the words of its case no sibling's says, that the question says
+        others = set().union(*(said[id(o)] for o in siblings if o is not option))
+        return (said[id(option)] - others) & asked
+
+    if case_words(lead):
+        return lead
+    best = max(siblings, key=lambda o: (len(case_words(o)), o.score))
+    return best if case_words(best) else lead
+
+
 def _join_points(points: tuple[str, ...]) -> str:
     bullets = [p[2:].strip() for p in points if p[:1] in "-•*"]
     if len(bullets) == len(points):
@@ -953,6 +983,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it
         lead = lead_option(remaining, blocks, asked, subject, fact_wanted, fact_kind)
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
+    lead = _point_for_the_case(lead, candidates, question)
     if analysis.answer_type == "yes_no" and not lead.cue:
         lead = _ruling_beside(lead, candidates)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from language.words import words
+
 # (pattern in the user's words, terms the governing documents use)
 EXPANSIONS: list[tuple[str, str]] = [
     # acronyms
@@ -146,7 +148,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(correct|fix|inaccurate|(?<!by )mistakes?|out of date|outdated|not up to date)\b|\b(address|name|details) "
         r"(has |have )?changed\b|\bupdate (my|their|his|her) (details|address|records?)\b"
-        r"|\b(old|previous|former) (address|name|surname|phone number|details)\b"
+        r"|\b(old|previous|former|new) (address|name|surname|phone number|details)\b"
+        r"|\b(moved|move|moving) (house|home)\b"
         r"|\bwrong\b(?! (person|people|patient|address|recipient))",
         "rectification inaccurate personal data",
     ),
@@ -594,6 +597,34 @@ def bridges(question: str) -> tuple[tuple[str, str], ...]:
         if pattern.search(question) and (phrase := " ".join(m.group(0) for m in pattern.finditer(question))):
             found.append((phrase, terms))
     return tuple(found)
+
+
+BRIDGE_SHARE = 0.5  # share of a plain phrase's legal terms a passage must use to cover the phrase
+# a sentence must use more of them: half of "right of access copy of the personal data" is any sentence on the
+# rights of data subjects
+SENTENCE_BRIDGE_SHARE = 2 / 3
+
+
+@lru_cache(maxsize=1024)
+def bridge_words(question: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each plain phrase of the question and the legal terms it stands for, as words (stems)."""
+    return tuple((frozenset(words(phrase)), frozenset(words(terms))) for phrase, terms in bridges(question))
+
+
+def covers_bridge(legal: frozenset[str], text_terms: set[str] | frozenset[str], share: float = BRIDGE_SHARE) -> bool:
+    """A text covers a plain phrase when it uses enough of the legal terms the phrase stands for: the provision
+    in the law's words ("rectification of inaccurate personal data") says what the user's words ("update my
+    address") ask about."""
+    return bool(legal) and len(legal & text_terms) >= share * len(legal)
+
+
+def bridged_words(question: str, sentence_terms: set[str] | frozenset[str]) -> set[str]:
+    """The words of the question's plain phrases that a sentence says in the law's terms."""
+    covered: set[str] = set()
+    for phrase, legal in bridge_words(question):
+        if covers_bridge(legal, sentence_terms, SENTENCE_BRIDGE_SHARE):
+            covered |= phrase
+    return covered
 
 
 def expand(question: str) -> str:

@@ -21,10 +21,18 @@ QUESTION_WORDS = frozenset(
         "happen happens happened "  # "What happens if ...?" frames the question
     )
 )
+# the kind of answer asked for ("how long", "how much", "what limit"), not what it is about
+ANSWER_TYPE_WORDS = frozenset(
+    words(
+        "waiting period periods limit limits sub-limit amount much long time deadline maximum minimum cover covered "
+        "coverage rule rules policy rider wording clause"
+    )
+)
 # insurance words every policy question shares: they say nothing about which clause answers; asked of a law ("Can my
 # insurer see my EHDS record?") they are what the question is about
-POLICY_FRAME_WORDS = frozenset(
-    words("cover covers covered coverage insurance insured insurer policy policies rider plan")
+# (as the words themselves, not their stems: a "planned" operation is not the insurance plan)
+POLICY_FRAME_RE = re.compile(
+    r"\b(cover|covers|covered|covering|coverage|insurance|insured|insurers?|policy|policies|riders?|plans?)\b", re.I
 )
 _NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9&-]*[A-Z0-9][A-Za-z0-9&-]*\b|(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
 _NUMBER_RE = re.compile(r"\b\d+(?:[.,]\d+)?\b")
@@ -33,9 +41,10 @@ _REFERENCE_SPAN_RE = re.compile(r"\b(?:art(?:icle)?s?\.?)\s*\d+(?:\s?\([^)]*\))*
 
 def content_terms(question: str) -> set[str]:
     """The question's content words, stemmed, without question words and reference numbers."""
-    without_refs = _REFERENCE_SPAN_RE.sub(" ", question)
-    frame = QUESTION_WORDS if instrument_named(question) else QUESTION_WORDS | POLICY_FRAME_WORDS
-    return {w for w in words(without_refs) if w not in frame and not w.isdigit()}
+    text = _REFERENCE_SPAN_RE.sub(" ", question)
+    if not instrument_named(question):
+        text = POLICY_FRAME_RE.sub(" ", text)
+    return {w for w in words(text) if w not in QUESTION_WORDS and not w.isdigit()}
 
 
 def named_numbers(question: str) -> set[str]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.types import Evidence
-from language.expansion import expansion_terms
-from language.question import content_terms, named_numbers, states_number
+from language.expansion import bridged_words, expansion_terms
+from language.question import ANSWER_TYPE_WORDS, content_terms, named_numbers, states_number
 from language.sentences import is_heading
 from language.words import words
 
@@ -43,8 +43,9 @@ def score_sentences(
     titles: list[str] | None = None,
 ) -> list[ScoredSentence]:
     """Each sentence's support for the question in [0, 1]: content-word coverage (legal terms the
-    question's words map to included), similarity to the question, any number the question names,
-    and a bonus for sentences of a passage that carries the reference the question names.
+    question's words map to included, and the plain words a sentence says in those terms), similarity to the
+    question, any number the question names, and a bonus for sentences of a passage that carries the
+    reference the question names.
     Headings are labels, not statements, and are never candidates. Words that only name the provision asked
     about (`naming`: "Caldicott", "Principle") pick the passage, not the sentence within it: they do not count.
     A sentence is read under its passage's title (`titles`): "a report is made to senior management" under
@@ -67,7 +68,9 @@ def score_sentences(
         similarity = np.clip((vectors[1:] @ vectors[0] - low) / (high - low), 0, 1)
     scored = []
     for (index, sentence), sim in zip(candidates, similarity):
-        own = set(words(sentence)) & wanted
+        said = set(words(sentence))
+        # "update my address" said as "rectification" (not "how long" said as "without undue delay": any period)
+        own = (said | (bridged_words(question, said) - ANSWER_TYPE_WORDS)) & wanted
         terms = own | (titled[index] & wanted)
         covered = len(own) + TITLE_WEIGHT * len(terms - own)  # the title is every sentence's: it counts less
         coverage = min(1.0, 1.5 * covered / len(wanted)) if wanted else None

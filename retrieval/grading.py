@@ -26,7 +26,7 @@ from core.types import Evidence
 from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
 from language.analysis import about_ehds, is_medical_advice
-from language.expansion import bridges
+from language.expansion import bridges, covers_bridge
 from language.question import (
     content_terms,
     enactments_named,
@@ -90,7 +90,6 @@ ACROSS_PATIENTS_K = 80
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
 OUT_OF_SCOPE_CAP = 0.3
-BRIDGE_SHARE = 0.5  # share of a plain phrase's legal terms a chunk must use to cover the phrase
 
 
 @dataclass
@@ -175,7 +174,7 @@ class Asked:
         """The plain phrases a chunk covers: it uses at least half of the legal terms they stand for, so the
         provision in the law's words ("rectification inaccurate personal data") is not outranked for lacking the
         user's ("correct a wrong"), nor off the point for never naming the USB stick a breach was about."""
-        return [b for b in self.bridges if b.legal and len(b.legal & haystack_terms) >= BRIDGE_SHARE * len(b.legal)]
+        return [b for b in self.bridges if covers_bridge(b.legal, haystack_terms)]
 
 
 def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -> ChunkGrade:

@@ -197,3 +197,26 @@ def test_the_frame_of_a_question_is_not_what_it_asks_about():
     from language.question import content_terms
 
     assert content_terms("What happens to my data if the clinic closes?") == {"data", "clinic", "close"}
+
+
+def test_an_insurance_frame_word_is_dropped_as_the_word_not_as_its_stem():
+    from language.question import content_terms
+
+    terms = content_terms("My plan covers a planned operation: how much notice do I give?")
+    assert "plan" in terms  # "planned" says which case applies
+    assert content_terms("Is it in my plan?") == set()  # the insurance plan says nothing of which clause answers
+
+
+def test_a_sentence_in_the_law_s_terms_supports_the_plain_words_they_stand_for():
+    from language.support import score_sentences
+
+    question = "I moved house. Can I make my GP update my address?"
+    law = "The data subject has the right to obtain the rectification of inaccurate personal data."
+    rights = "The data subject has the right to lodge a complaint with a supervisory authority."
+    scored = {s.text: s for s in score_sentences(question, [[law, rights]], None)}
+    assert {"move", "hous", "updat", "address"} <= scored[law].terms  # said as "rectification of inaccurate ..."
+    assert scored[law].score > 2 * scored[rights].score
+    # half of "right of access copy of the personal data" is any sentence on data subjects' rights: not enough
+    asked = "How long do we have to reply to a request for everything we hold on a patient?"
+    breach = "The rights and freedoms of natural persons are protected when personal data are breached."
+    assert not {"everyth", "hold"} & score_sentences(asked, [[breach]], None)[0].terms

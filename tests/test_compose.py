@@ -1093,3 +1093,17 @@ def test_a_use_the_law_prohibits_is_a_no_and_a_law_question_about_insurers_keeps
 
     assert {"insur", "polici"} <= content_terms("Can my insurer see my EHDS record to price my policy?")
     assert not {"insur", "polici"} & content_terms("Does my policy cover a knee operation?")  # a wording's frame
+
+
+def test_a_point_for_the_case_the_question_names_leads_over_the_first_point_of_the_list():
+    notify = (
+        "7.1 Notification of Claim\nThe Insured Person shall notify the Company: (a) in the event of emergency "
+        "Hospitalisation, within 48 hours of admission or before discharge from the Hospital; (b) in the event of "
+        "planned Hospitalisation, at least 48 hours before admission."
+    )
+    evidence = [clause(notify, "Rider cl. 7.1")]
+    planned = compose("I have a planned operation. How much notice do I give the insurer?", evidence, None)
+    assert "(b) in the event of planned Hospitalisation, at least 48 hours before admission" in planned
+    assert "emergency" not in planned
+    emergency = compose("I was taken to hospital in an emergency. When must I tell the insurer?", evidence, None)
+    assert "(a) in the event of emergency Hospitalisation" in emergency and "planned" not in emergency

@@ -373,6 +373,17 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "FHIR UK Core UKCore-AllergyIntolerance",
             "UKCore-AllergyIntolerance",
         ),
+        (  # the right in the law's words ("rectification of inaccurate personal data") supports the plain ones
+            "I moved house last year. Can I make my GP update my address?",
+            "GDPR Art. 16",
+            "rectification of inaccurate personal data",
+        ),
+        (  # the point for the case named ("planned"), not the first point of the list of cases
+            "I have a planned hip operation next month. How much notice do I have to give the insurer before I "
+            "go into hospital?",
+            "CareShield Rider (Individual) cl. 7.1",
+            "at least 48 hours before admission",
+        ),
     ],
 )
 def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services, question, cited, stated):
