@@ -22,6 +22,14 @@ class GroundedAnswer:
     blocks: list[Evidence]  # the blocks the answer was written from (its [Source N] numbers index these)
     coverage: str | None  # the cited clause's coverage type, for a policy answer that states one
 
+    def cited_clauses(self) -> list[Evidence]:
+        """The clauses the answer cites, in the order it cites them (the answering clause first): a compare
+        table is built from these alone, so it never shows a clause the answer did not rely on, nor says a point
+        is missing that the answer covers."""
+        if self.result.status != "answered":
+            return []
+        return [self.blocks[n - 1] for n in dict.fromkeys(c.source for c in self.result.citations)]
+
 
 def grounded_answer(
     question: str,

@@ -6,29 +6,15 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from core.schemas import Citation, CompareSide, RunContext
+from core.schemas import CompareSide, RunContext
 from core.state import SideTask
 from core.steps import timed
-from core.types import Evidence
 from generation.grounded import grounded_answer
 from language.analysis import analyse
 from retrieval.grading import grade_evidence
 from retrieval.policy_search import narrowed_search
 from retrieval.services import Services
 from retrieval.strips import strip
-
-
-def label_for(filters: dict[str, Any], evidence: list[Evidence]) -> str:
-    if evidence:
-        return evidence[0].document
-    return ", ".join(f"{k} {v}" for k, v in filters.items() if k != "collection") or "wording"
-
-
-def cited_clauses(blocks: list[Evidence], citations: list[Citation]) -> list[Evidence]:
-    """The clauses the side's answer cites, in the order it cites them (the answering clause first): the compare
-    table is built from these alone, so it never shows a clause the answer did not rely on, nor says a point is
-    missing that the answer covers."""
-    return [blocks[n - 1] for n in dict.fromkeys(c.source for c in citations)]
 
 
 @timed("answer_side")
@@ -54,10 +40,10 @@ def answer_side(task: SideTask, runtime: Runtime[RunContext], services: Services
         settings.policy_max_clauses,
     )
     result, blocks = grounded.result, grounded.blocks
-    cited = cited_clauses(blocks, result.citations) if result.status == "answered" else []
+    named_by_filters = ", ".join(f"{k} {v}" for k, v in filters.items() if k != "collection") or "wording"
     side = CompareSide(
         side=task["side"],
-        label=label_for(filters, graded),
+        label=graded[0].document if graded else named_by_filters,
         filters=filters,
         answer=result.answer,
         status=result.status,
@@ -68,4 +54,8 @@ def answer_side(task: SideTask, runtime: Runtime[RunContext], services: Services
         evidence=blocks or graded,
         note=note,
     )
-    return {"sides": [side], "clauses": {task["side"]: cited}, "trace": [f"answer_side {task['side']}: {note}"]}
+    return {
+        "sides": [side],
+        "clauses": {task["side"]: grounded.cited_clauses()},
+        "trace": [f"answer_side {task['side']}: {note}"],
+    }
