@@ -33,9 +33,8 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     scope = scope_for(question, context.search_filters(), retriever.reader.store(), retriever.patients)
     options = services.retrieval_options(context.retrieval_mode)
     if is_policy_scope(scope.filters, settings.policy_collections):
-        candidates, note = narrowed_search(
-            retriever, question, scope.filters, pool, options, settings.correct_threshold
-        )
+        correct, _ = context.thresholds(settings)  # a run's own threshold, as answer_side reads it
+        candidates, note = narrowed_search(retriever, question, scope.filters, pool, options, correct)
     else:
         named = tuple(p.patient_id for p in scope.patients)  # a patient named by name counts as named by id
         candidates = retriever.retrieve(question, scope.filters, pool, options, named)

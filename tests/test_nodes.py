@@ -59,6 +59,14 @@ def test_retrieve_takes_a_deep_pool_from_the_run_contexts_collection_and_grade_c
     assert len(graded) == 3 and graded[0].citation.startswith("GDPR Art. 33")
 
 
+def test_retrieve_judges_intent_narrowed_policy_candidates_by_the_run_s_own_threshold(services):
+    question = {"question": "Is cosmetic surgery excluded?"}
+    kept = retrieve(question, runtime(collection="insurance", correct_threshold=0.0), services=services)
+    assert "narrowed to" in step_of(kept).detail and "unfiltered" not in step_of(kept).detail  # good enough at 0
+    compared = retrieve(question, runtime(collection="insurance", correct_threshold=1.0), services=services)
+    assert "unfiltered was no better" in step_of(compared).detail  # none is at 1: the unnarrowed search is tried
+
+
 def test_retrieve_refuses_an_empty_question(services):
     with pytest.raises(ValueError, match="empty"):
         retrieve({"question": "   "}, runtime(), services=services)
