@@ -6,6 +6,8 @@ LangGraph Studio) and bound to the graph's nodes when the graph is built; never 
 
 from __future__ import annotations
 
+from cachetools import LRUCache
+
 from core.settings import Settings
 from core.types import Evidence
 from generation.answer import Generator
@@ -16,6 +18,8 @@ from retrieval.resources import Resources
 from retrieval.search import Mode, RetrievalOptions
 from retrieval.web_search import WebSearch, make_web_search
 
+GENERATORS_KEPT = 8
+
 
 class Services:
     """Index, models, web search and answerers for one process, built lazily from Settings."""
@@ -25,7 +29,8 @@ class Services:
         self.resources = resources or Resources(settings)
         self._given_web = web
         self._web: WebSearch | None = None
-        self._generators: dict[str, Generator] = {}
+        # keyed by the run's generator spec, free text from Studio or the CLI: bounded whatever runs ask for
+        self._generators: LRUCache[str, Generator] = LRUCache(maxsize=GENERATORS_KEPT)
         secrets = [
             s.get_secret_value() for s in (settings.groq_api_key, settings.tavily_api_key, settings.qdrant_api_key) if s
         ]

@@ -71,6 +71,17 @@ def test_generator_groq_by_name_goes_through_the_stand_in_too(groq, standin):
     assert len(standin.requests("chat")) == 1
 
 
+def test_answerers_are_kept_per_generator_name_and_no_more_than_a_bound_of_them(groq):
+    from retrieval.services import GENERATORS_KEPT
+
+    services = groq()
+    first = services.generator("groq:model-0")
+    assert services.generator("groq:model-0") is first  # built once, reused by every run that names it
+    for n in range(1, GENERATORS_KEPT + 1):  # runs naming other models (free text from Studio or the CLI)
+        services.generator(f"groq:model-{n}")
+    assert services.generator("groq:model-0") is not first  # the least recently used was let go
+
+
 def test_streamed_tokens_make_up_the_final_answer(groq, standin):
     from core.schemas import RunContext
     from graph.crag import build_graph
