@@ -20,8 +20,9 @@ CORRECT_PRECISION = 0.97
 SEED = 2026
 
 
-def best_confidence(retriever: Retriever, case: AnswerCase, k: int = 5) -> float:
-    evidence = retriever.retrieve(case.question, case.filters or None, k)
+def best_confidence(retriever: Retriever, case: AnswerCase, pool: int) -> float:
+    """The best graded confidence among the candidates the graph grades (`pool` of them), as routing sees it."""
+    evidence = retriever.retrieve(case.question, case.filters or None, pool)
     return max((g.confidence for g in grade_all(case.question, evidence)), default=0.0)
 
 
@@ -61,9 +62,9 @@ def fit(scores: list[float], labels: list[bool]) -> dict[str, float]:
     return {"correct_threshold": max(high, low), "incorrect_threshold": low}
 
 
-def calibrate(retriever: Retriever, cases: list[AnswerCase]) -> dict[str, Any]:
+def calibrate(retriever: Retriever, cases: list[AnswerCase], pool: int) -> dict[str, Any]:
     """Fit the thresholds on a train split and report them on the held-out split (nothing is written)."""
-    scores = [best_confidence(retriever, c) for c in cases]
+    scores = [best_confidence(retriever, c, pool) for c in cases]
     labels = [c.answerable for c in cases]
     train, test = split(cases)
     chosen = fit([scores[i] for i in train], [labels[i] for i in train])

@@ -328,7 +328,8 @@ def run_sections(sections: list[str], base: Settings, out: Path, command: str) -
     return merge(previous, partial, sections)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """`policyrag eval`'s options."""
     parser = argparse.ArgumentParser(
         prog="policyrag eval", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -344,7 +345,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECTION[,SECTION]",
         help=f"run only these sections ({', '.join(SECTIONS)}) and merge them into the existing eval.json",
     )
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--out", type=Path, default=RESULTS, help="folder for eval.json and eval.md (default evals/results)"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.only and args.apply_thresholds:
         parser.error("--apply-thresholds needs the calibration, which --only does not run")
@@ -427,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
             results["skipped"].append("insurance questions (../shared/corpora/insurance absent)")
         official_retrieval(base, results)
     print("calibration", flush=True)
-    results["calibration"] = calibrate(shipped.retriever, datasets.calibration_cases())
+    results["calibration"] = calibrate(shipped.retriever, datasets.calibration_cases(), shipped.settings.candidate_pool)
     if args.apply_thresholds:
         apply_thresholds(results["calibration"]["chosen"])
     print("safety", flush=True)

@@ -137,3 +137,22 @@ def test_keys_list_cannot_be_forged_by_a_stored_name(env):
     listed = policyrag("keys", "list", env=env)
     assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 1, listed.stdout
     assert "old\\u000abbbbbbbbbbbb" in listed.stdout
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    import argparse
+
+    from cli.main import build_parser
+    from evals.runner import build_parser as eval_parser
+
+    def undescribed(parser: argparse.ArgumentParser, name: str) -> list[str]:
+        missing = []
+        for action in parser._actions:  # argparse keeps no public list of a parser's arguments
+            if isinstance(action, argparse._SubParsersAction):
+                for command, sub in action.choices.items():
+                    missing += undescribed(sub, f"{name} {command}")
+            elif not isinstance(action, argparse._HelpAction) and not action.help:
+                missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+        return missing
+
+    assert undescribed(build_parser(), "policyrag") + undescribed(eval_parser(), "policyrag eval") == []

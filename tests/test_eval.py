@@ -144,7 +144,7 @@ def test_calibration_fits_without_changing_the_routing(shipped, tmp_path, monkey
     cases = [AnswerCase("a", "How many hours to notify a personal data breach?", True)] * 3 + [
         AnswerCase("u", "What is the HIPAA breach deadline?", False)
     ] * 3
-    report = calibration.calibrate(shipped.retriever, cases)
+    report = calibration.calibrate(shipped.retriever, cases, shipped.settings.candidate_pool)
     assert {"correct_threshold", "incorrect_threshold"} == set(report["chosen"])
     assert settings_module.THRESHOLDS_FILE.read_bytes() == before  # evaluating never changes production routing
     target = tmp_path / "thresholds.json"
