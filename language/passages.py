@@ -9,7 +9,7 @@ So a lead-in ending with a colon carries its points, a point knows its lead-in, 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from language.sentences import is_heading, split_sentences
@@ -81,7 +81,7 @@ class _Builder:
     def sentence(self, text: str, line_start: bool, label: str) -> None:
         if self.lead is not None and not self.out[self.lead].points and text[:1].islower():
             lead_in = self.out[self.lead]  # "shall not apply if:" then "the processing ..." on the next line
-            self.out[self.lead] = Statement(**{**lead_in.__dict__, "text": f"{lead_in.text} {text}"})
+            self.out[self.lead] = replace(lead_in, text=f"{lead_in.text} {text}")
             self.lead = None
             return
         title = line_start and _TITLE_LINE_RE.match(text) is not None
@@ -106,7 +106,7 @@ class _Builder:
             self.lead, self.heading = self.heading, None
         lead_in = self.out[self.lead] if self.lead is not None else None
         if lead_in is not None and self.lead is not None:
-            self.out[self.lead] = Statement(**{**lead_in.__dict__, "points": (*lead_in.points, f"{marker} {text}")})
+            self.out[self.lead] = replace(lead_in, points=(*lead_in.points, f"{marker} {text}"))
         self.out.append(Statement(text, marker=marker, lead_in=lead_in.text if lead_in else "", position=len(self.out)))
 
 

@@ -306,8 +306,8 @@ def test_a_leaking_reply_is_caught_in_the_answer_and_the_stream(services, standi
         assert text not in streamed, text
     assert not leaks_system_prompt(out.answer) and not leaks_system_prompt(streamed)
     assert GROQ_KEY not in out.model_dump_json()
-    generate_trace = next(line for line in out.trace if line.startswith("generate:"))
-    assert "sanitised:" in generate_trace and reason in generate_trace
+    generate_step = next(step.detail for step in out.steps if step.node == "generate")
+    assert "sanitised:" in generate_step and reason in generate_step
 
 
 def test_a_reply_that_is_nothing_but_a_leak_ends_as_the_refusal(services, standin):
