@@ -140,7 +140,20 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(prove|proof|evidence|show) (\w+ ){0,3}(consent\w*|agreed|opted in)\b",
         "demonstrate that the data subject has consented",
     ),
+    # consent bundled with a service ("won't let me use the app unless I agree"): the law asks whether it is
+    # freely given when a contract is made conditional on it
+    (
+        r"\b(won'?t|will not|doesn'?t|does not|can'?t|cannot) (let|allow) (me|us|them|you|patients?)\b[^.?]{0,40}"
+        r"\bunless\b|\bunless (i|we|you|they) (agree|consent|accept|tick|sign)\b"
+        r"|\b(forced|made|have) to (agree|consent)\b|\b(real|valid|genuine|proper) consent\b",
+        "consent freely conditional on consent performance of a contract",  # no verb: it is no act asked about
+    ),
     (r"\bapply for\b", "submit an application"),
+    # the law dates a duty from when the party "becomes aware" of the event
+    (
+        r"\b(discover(s|ed|y)?|found out|find out|noticed|spotted|realised|learn(t|ed) (of|about))\b",
+        "becoming aware",
+    ),
     (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
     (r"\b(delete|deleted|deletion|erase|remove|forget|forgotten|wiped?)\b", "erasure right to be forgotten"),
     # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" or

@@ -19,6 +19,7 @@ QUESTION_WORDS = frozenset(
         "please under according regarding article articles art paragraph point section gdpr ehds regulation rule rules "
         "us we our i my me you your they them their there any about give make list able allowed actually really just "
         "happen happens happened "  # "What happens if ...?" frames the question
+        "obliged obligated supposed "  # "What are they obliged to do?" asks for a duty, as "must" does
     )
 )
 # the kind of answer asked for ("how long", "how much", "what limit"), not what it is about

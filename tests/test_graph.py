@@ -378,6 +378,16 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 16",
             "rectification of inaccurate personal data",
         ),
+        (  # a processor's duty dates from when it becomes aware ("discovered"); "obliged" only frames the question
+            "Our EPR supplier discovered a breach on their side. What are they obliged to do and towards whom?",
+            "GDPR Art. 33(2)",
+            "the processor must notify the controller",
+        ),
+        (  # consent bundled with a service: whether it is freely given, not a research commentary
+            "The app won't let me use it unless I agree to share my data for advertising. Is that real consent?",
+            "GDPR Art. 7(4)",
+            "conditional on consent",
+        ),
         (  # the point for the case named ("planned"), not the first point of the list of cases
             "I have a planned hip operation next month. How much notice do I have to give the insurer before I "
             "go into hospital?",

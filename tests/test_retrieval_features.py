@@ -336,6 +336,11 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Can EU countries add their own extra rules for health data?", "further conditions", "breach"),
         ("After we delete the data, must we tell the companies we shared it with?", "recipients", "breach"),
         ("Does each EU country have to set up a health data access body?", "designate", "breach"),
+        ("I moved house last year. Can I make my GP update my address?", "rectification", "breach"),
+        ("Our supplier discovered a breach on their side.", "becoming aware", "rectification"),
+        ("How much notice do I have to give?", "", "becoming aware"),  # notice given is not a thing noticed
+        ("The app won't let me use it unless I agree to share my data.", "conditional on consent", "breach"),
+        ("Is ticking a box real consent?", "freely", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
