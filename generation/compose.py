@@ -146,8 +146,15 @@ _DATE_RE = re.compile(
     r"|october|november|december) )?\d{4}\b",
     re.I,
 )
-_WHO_MAY_RE = re.compile(r"\bwho (is|are) (allowed|permitted|entitled|able)\b|\bwho (can|may|could)\b", re.I)
-_MAY_RE = re.compile(r"\b(may|can|is entitled|are entitled|(has|have) the right)\b", re.I)
+_WHO_MAY_RE = re.compile(
+    r"\bwho (is|are) (allowed|permitted|entitled|able)\b|\bwho (can|may|could)\b|\bwho should (be able to|have|get)\b",
+    re.I,
+)
+# a permission, or a restriction of it to some ("Only those who need access ... should have it")
+_MAY_RE = re.compile(
+    r"\b(may|can|is entitled|are entitled|(has|have) the right)\b|\bonly (those|people|persons|staff|individuals)\b",
+    re.I,
+)
 _MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
 _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
 # an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
@@ -447,6 +454,7 @@ def lead_option(
     subject: Subject | None = None,
     fact_wanted: bool = False,
     fact_kind: re.Pattern[str] | None = None,
+    cue_needed: bool = False,
 ) -> Option | None:
     """The statement that answers; a binding one when it answers nearly as well as an explanation. Asked
     whether a policy covers something, only a statement naming that thing answers (a clause about
@@ -477,8 +485,8 @@ def lead_option(
             # for "hernia surgery", "joint replacement" for "knee replacement"), is there
             named = [o for o in eligible if subject.named_by(o.statement.whole)]
             ranked = named or [o for o in eligible if subject.touched_by(o.statement.whole)] or ranked
-    if fact_kind and not subject:  # asked how long or how much, a statement stating no period or amount does not
-        ranked = [o for o in ranked if o.cue] or ranked  # lead when one states it (a right is not its deadline)
+    if cue_needed and not subject:  # asked how long, how much or who may, a statement stating no period, amount or
+        ranked = [o for o in ranked if o.cue] or ranked  # permission does not lead when one states it
     if not ranked:
         return None
     best = ranked[0]
@@ -957,12 +965,13 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
     fact_wanted = analysis.answer_type in NOT_DEFINITIONS
     fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
+    cue_needed = bool(fact_kind) or (analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question)))
     # a question naming a provision the evidence holds is answered from that provision
     leads = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
-    first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind)
+    first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     if first is None:
         leads = candidates
-        first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind)
+        first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     if (
         first is None
         or (blocks[first.block].confidence is not None and first.score < MIN_LEAD_SCORE)
@@ -981,7 +990,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if antecedent is not None:
             break
         remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it
-        lead = lead_option(remaining, blocks, asked, subject, fact_wanted, fact_kind)
+        lead = lead_option(remaining, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
     lead = _point_for_the_case(lead, candidates, question)
     if analysis.answer_type == "yes_no" and not lead.cue:

@@ -497,9 +497,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|decided by a (computer|machine)|(computer|machine|algorithm) alone|without a human|no human"
         r"|without (any|a) (person|human|people)( \w+)?)\b"
         r"|\b(computer|machine|software|algorithm|system)\b.{0,30}\b(reject|refus|turn\w* down|approv)\w*"
-        r"|\b(no|without a|without any) (one|person|human|member of staff)( ever)? (look|check|review)\w*"
-        r"|\bhuman (look|looks|review|reviews|check|checks)\b",
+        r"|\b(no|without a|without any) (one|person|human|member of staff)( ever)? (look|check|review)\w*",
         "automated individual decision-making human intervention",
+    ),
+    # a person looking at what a machine decided is the law's "human intervention"
+    (
+        r"\b(a |real )?(human|person|member of staff) (to )?(look|looks|review|reviews|check|checks|decide)\b"
+        r"|\bhuman (review|check|oversight)\b",
+        "right to obtain human intervention",
     ),
     (
         r"\b(no (office|establishment|presence) in (europe|the eu)|not (based|established) in (europe|the eu)"

@@ -1107,3 +1107,31 @@ def test_a_point_for_the_case_the_question_names_leads_over_the_first_point_of_t
     assert "emergency" not in planned
     emergency = compose("I was taken to hospital in an emergency. When must I tell the insurer?", evidence, None)
     assert "(a) in the event of emergency Hospitalisation" in emergency and "planned" not in emergency
+
+
+def test_asked_who_should_be_able_to_do_something_a_statement_saying_who_may_leads_over_one_on_sharing():
+    principle_4 = (
+        "Caldicott Principle 4 - Access to confidential information should be on a strict need-to-know basis\n\n"
+        "Only those who need access to confidential information should have it, and then only to the items that "
+        "they need to see."
+    )
+    principle_7 = (
+        "Caldicott Principle 7 - The duty to share information can be as important as the duty to protect patient "
+        "confidentiality\n\nHealth and social care professionals should have the confidence to share confidential "
+        "information in the best interests of patients and service users."
+    )
+    evidence = [block(principle_7, "Caldicott Principle 7"), block(principle_4, "Caldicott Principle 4")]
+    answer = compose("Who should be able to access confidential patient information?", evidence, None)
+    assert answer.startswith("Only those who need access to confidential information should have it"), answer
+
+
+def test_asked_how_long_a_statement_of_the_right_does_not_lead_over_the_one_stating_its_deadline(embedder):
+    commentary = (
+        "Commentary - Subject access requests\nUnder GDPR Art. 15(1) a patient has the right of access to a copy of "
+        "everything the hospital holds about them. Timing. GDPR Art. 12(3) requires the controller to respond "
+        "without undue delay and in any event within one month of receipt of the request."
+    )
+    evidence = [block(commentary, "Commentary: subject access requests", authority="commentary")]
+    question = "How long has a hospital got to respond when a patient asks for everything it holds about them?"
+    answer = compose(question, evidence, embedder.embed_documents)
+    assert "within one month" in answer.split("[Source")[0], answer

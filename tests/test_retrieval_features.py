@@ -341,6 +341,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("How much notice do I have to give?", "", "becoming aware"),  # notice given is not a thing noticed
         ("The app won't let me use it unless I agree to share my data.", "conditional on consent", "breach"),
         ("Is ticking a box real consent?", "freely", "breach"),
+        ("Can patients insist a human looks at the algorithm's decision?", "human intervention", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
