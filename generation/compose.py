@@ -89,6 +89,7 @@ _PERIOD = (
 _CUES: dict[str, re.Pattern[str]] = {
     "deadline": re.compile(
         rf"{_PERIOD}|without (undue )?delay|\bimmediately\b|\b(no|not) later than\b"
+        r"|\b(annually|yearly|monthly|weekly|daily|every (year|month|week|day))\b"  # "how often?"
         r"|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b",
         re.I,
     ),
@@ -485,8 +486,15 @@ def lead_option(
             # for "hernia surgery", "joint replacement" for "knee replacement"), is there
             named = [o for o in eligible if subject.named_by(o.statement.whole)]
             ranked = named or [o for o in eligible if subject.touched_by(o.statement.whole)] or ranked
-    if cue_needed and not subject:  # asked how long, how much or who may, a statement stating no period, amount or
-        ranked = [o for o in ranked if o.cue] or ranked  # permission does not lead when one states it
+    if cue_needed and not subject and ranked:
+        # asked how long, how much or who may, a statement stating no period, amount or permission does not lead
+        # when one of the evidence that answers states it (its block, or one graded at least as well: a deadline
+        # in a passage on something else is no answer)
+        top = ranked[0]
+        floor = blocks[top.block].confidence or 0.0
+        ranked = [
+            o for o in ranked if o.cue and (o.block == top.block or (blocks[o.block].confidence or 0.0) >= floor)
+        ] or ranked
     if not ranked:
         return None
     best = ranked[0]
@@ -674,6 +682,7 @@ def procedure_steps(lead: Option, candidates: list[Option], blocks: list[Evidenc
 _ALL_POINTS_RE = re.compile(r"\b(at least|includes?|contains?|comprises?|consists? of)\b[^.;]*:\s*$", re.I)
 _LAST_BUT_ONE_RE = re.compile(r"\b(and|or)\W*$", re.I)
 WHOLE_LIST_MAX_WORDS = 80  # longer lists keep the point that answers
+LIST_MAX_WORDS = 160  # ... unless no point answers: then the lead-in answers, with its points
 
 
 def _whole_list(lead: Option, candidates: list[Option], analysis: QuestionAnalysis) -> Option:
@@ -946,6 +955,22 @@ def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -
     return best if case_words(best) else lead
 
 
+def _list_for_its_lead_in(lead: Option, candidates: list[Option], question: str, analysis: QuestionAnalysis) -> Option:
+    """A point that says nothing the question asks about leads only for its lead-in ("... are subject to
+    administrative fines up to 20 000 000 EUR ...: (b) the data subjects' rights"): the lead-in is quoted with
+    every point, so the answer does not read as if that one point were the whole rule. A point the question
+    names ("46(2)(c)") is quoted alone."""
+    point = lead.statement
+    named_point = any("(" in p for p in analysis.provisions)
+    if not point.marker or not point.lead_in or named_point or set(words(point.text)) & content_terms(question):
+        return lead
+    whole = next(
+        (o for o in candidates if o.block == lead.block and o.statement.points and o.statement.text == point.lead_in),
+        None,
+    )
+    return whole if whole is not None and len(whole.statement.whole.split()) <= LIST_MAX_WORDS else lead
+
+
 def _join_points(points: tuple[str, ...]) -> str:
     bullets = [p[2:].strip() for p in points if p[:1] in "-•*"]
     if len(bullets) == len(points):
@@ -993,6 +1018,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         lead = lead_option(remaining, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
     lead = _point_for_the_case(lead, candidates, question)
+    lead = _list_for_its_lead_in(lead, candidates, question, analysis)
     if analysis.answer_type == "yes_no" and not lead.cue:
         lead = _ruling_beside(lead, candidates)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."

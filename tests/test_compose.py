@@ -1135,3 +1135,15 @@ def test_asked_how_long_a_statement_of_the_right_does_not_lead_over_the_one_stat
     question = "How long has a hospital got to respond when a patient asks for everything it holds about them?"
     answer = compose(question, evidence, embedder.embed_documents)
     assert "within one month" in answer.split("[Source")[0], answer
+
+
+def test_a_point_that_says_nothing_asked_about_leads_only_with_its_lead_in_and_every_point():
+    fines = (
+        "5. Infringements of the following provisions are subject to administrative fines up to 20 000 000 EUR or, "
+        "in the case of an undertaking, up to 4 % of the total worldwide annual turnover, whichever is higher:\n"
+        "(a) the basic principles for processing under Articles 5, 6, 7 and 9;\n"
+        "(b) the data subjects' rights under Articles 12 to 22;\n"
+        "(c) transfers of personal data to a recipient in a third country under Articles 44 to 49."
+    )
+    answer = compose("What is the maximum fine under the GDPR?", [block(fines, "GDPR Art. 83(5)")], None)
+    assert "20 000 000 EUR" in answer and all(point in answer for point in ("(a) the basic", "(b) the data", "(c) tr"))
