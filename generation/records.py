@@ -24,7 +24,20 @@ from language.words import words
 KINDS = {
     "Conditions": ("condition", "conditions", "diagnosis", "diagnoses", "illness", "illnesses", "problems", "disease"),
     "Medications": ("medication", "medications", "medicine", "medicines", "drug", "drugs", "tablets", "prescribed"),
-    "Allergies and intolerances": ("allergy", "allergies", "allergic", "intolerance", "intolerances", "reaction"),
+    "Allergies and intolerances": (
+        "allergy",
+        "allergies",
+        "allergic",
+        "intolerance",
+        "intolerances",
+        "reaction",
+        "reactions",
+        "react",
+        "reacts",
+        "reacted",
+        "sensitive",
+        "sensitivity",
+    ),
     "Encounters": ("encounter", "encounters", "visit", "visits", "appointment", "appointments", "admission", "seen"),
 }
 # The demographic fields of a record (written by ingest.loaders.fhir) and the words users ask them by.
@@ -37,7 +50,8 @@ FIELDS = {
 _FIELD_RE = re.compile(rf"\b({'|'.join(re.escape(f) for f in FIELDS)}): ([^\n]*?)\.(?=\s|$)")
 _TREATED_FOR_RE = re.compile(r"\b(treated for|suffer(s|ing)? from|diagnosed with|wrong with)\b", re.I)
 _TAKES_RE = re.compile(r"\b(taking|takes|take)\b", re.I)
-_TAKING_RE = re.compile(rf"\b(is|are|was|were|'s) (\w+ ){{0,3}}on\b|{_TAKES_RE.pattern}", re.I)  # "what's Lucy on?"
+# "what's Lucy on?", "Is Harriet O'Brien on anything for ...?"
+_TAKING_RE = re.compile(rf"\b(is|are|was|were|'s) ([\w'’-]+ ){{0,3}}on\b|{_TAKES_RE.pattern}", re.I)
 
 
 # Words that say which record or how it is phrased, never what is in it: "which patients take warfarin?" must

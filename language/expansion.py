@@ -124,10 +124,15 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"(?<!privacy )(?<!fair processing )\bnotice\b(?! board)", "notify notification"),  # "how much notice": notify
     # an insurer or an employer using EHDS data to price a policy or to hire: prohibited secondary use
     (
-        r"(?=.*\b(ehds|european health data space)\b).*\b(insurers?|insurance|employers?|premiums?|price|pricing"
+        # (not a patient's own reimbursement claim: sending a record to a health insurance fund is primary use)
+        r"(?=.*\b(ehds|european health data space)\b)(?!.*\b(reimburs\w*|refund\w*)\b)"
+        r".*\b(insurers?|insurance|employers?|premiums?|price|pricing"
         r"|job offers?|hiring)\b",
         "prohibited secondary use insurance premiums job offers decisions detrimental",
     ),
+    # a health insurance fund paying a patient back: the social security or reimbursement services a record may be
+    # sent to
+    (r"\b(health insurance fund|sickness fund|insurance fund)\b", "social security reimbursement services"),
     (r"\bappoint(s|ed|ing|ment)?\b|\bset(s|ting)? up (a|an|one|its|their)\b", "designate"),
     # EU law calls the countries Member States; their own rules are further conditions of Member State law
     (

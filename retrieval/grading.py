@@ -25,7 +25,8 @@ from core.settings import Settings
 from core.types import Evidence
 from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
-from language.analysis import about_ehds, is_medical_advice
+from generation.records import kinds_asked
+from language.analysis import about_ehds, analyse, is_medical_advice
 from language.expansion import bridges, covers_bridge
 from language.question import (
     content_terms,
@@ -135,6 +136,7 @@ class Asked:
     # the one-word names that set the scene ("a lab DNA test", "registered in Dublin"): penalised less when a
     # chunk omits them than a regime, a person or a name of several words (the Mental Health Act)
     scene: frozenset[str] = frozenset()
+    record_kinds: tuple[str, ...] = ()  # the sections of a patient's record it asks for ("on anything": Medications)
 
     @classmethod
     def of(cls, question: str) -> Asked:
@@ -168,6 +170,7 @@ class Asked:
             bridges_,
             not about_ehds(question),
             frozenset(n for n in names if sets_the_scene(question, n)),
+            tuple(kinds_asked(question, analyse(question))),
         )
 
     def bridged(self, haystack_terms: set[str]) -> list[Bridge]:
@@ -205,7 +208,7 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         features["numbers"] = sum(1 for n in numbers if states_number(n, said)) / len(numbers)
     total_weight = sum(WEIGHTS[name] for name in features) or 1.0
     confidence = sum(WEIGHTS[name] * value for name, value in features.items()) / total_weight
-    if features.get("reference") == 1.0:
+    if features.get("reference") == 1.0 or _record_asked(asked, evidence):
         confidence = max(confidence, REFERENCE_MATCH_FLOOR)
     names = asked.names
     missing = [n for n in names if not mentions(n, lowered, haystack_terms)]
@@ -233,6 +236,17 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     )
     grade.explanation = explain(grade)
     return grade
+
+
+def _record_asked(asked: Asked, evidence: Evidence) -> bool:
+    """The section of a patient's record the question asks for, of the patient it names: "Is Harriet O'Brien on
+    anything for her diabetes?" is answered by her Medications, which never mention diabetes."""
+    if evidence.authority != "record" or evidence.section not in asked.record_kinds:
+        return False
+    question = asked.question.lower()
+    named = [str(evidence.metadata.get(key) or "").lower() for key in ("patient_name", "patient_id")]
+    nhs = str(evidence.metadata.get("nhs_number") or "")
+    return any(n and n in question for n in named) or bool(nhs and nhs in re.sub(r"\D", "", question))
 
 
 def explain(grade: ChunkGrade) -> str:

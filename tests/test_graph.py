@@ -240,6 +240,24 @@ def test_asked_whether_a_patient_has_a_condition_by_its_lay_name_the_record_says
     assert "pat-00" not in lacks.answer.replace("pat-0013", "")  # no other patient
 
 
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        # the section asked for answers though it never names the condition: no medicine is recorded for diabetes
+        ("Is Harriet O'Brien on anything for her type 2 diabetes?", "Salbutamol"),
+        ("Dylan Wood's coming in for a minor procedure tomorrow. Anything on file he reacts badly to?", "Latex"),
+        (  # an encounter says where it took place
+            "This is Keith Jackson, NHS number 999 259 1382. When was I last admitted to hospital, and which "
+            "hospital was it?",
+            "2024-10-14T09:30:00+00:00, reason: Anxiety disorder (SNOMED CT 197480006), at Kingsmead Hospital",
+        ),
+    ],
+)
+def test_a_patient_s_record_answers_by_the_section_asked_for_in_plain_words(make_services, question, stated):
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.status == "answered" and stated in record.answer.split("[Source")[0], record.answer
+
+
 @pytest.mark.parametrize("question", ["Which patients have hypertension?", "Which patients have high blood pressure?"])
 def test_which_patients_have_a_condition_names_every_patient_whose_record_lists_it_by_any_name(make_services, question):
     bundles = [json.loads(p.read_text()) for p in PATIENTS.glob("patient_*.json") if not p.name.endswith(".meta.json")]
@@ -387,6 +405,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "The app won't let me use it unless I agree to share my data for advertising. Is that real consent?",
             "GDPR Art. 7(4)",
             "conditional on consent",
+        ),
+        (  # sending a record to a health insurance fund for reimbursement is a patient's right, not a prohibited use
+            "I live in Belgium. When the EHDS applies, can I get the hospital to send the relevant part of my record "
+            "straight to my health insurance fund so I get reimbursed?",
+            "EHDS Art. 7(3)",
+            "social security or reimbursement services",
         ),
         (  # the point for the case named ("planned"), not the first point of the list of cases
             "I have a planned hip operation next month. How much notice do I have to give the insurer before I "

@@ -78,6 +78,13 @@ def test_a_patient_bundle_says_which_lists_have_no_entry_and_a_lone_resource_doe
     assert all("none recorded" not in u.text for u in load_document(alone, tmp_path).units)
 
 
+def test_an_encounter_says_where_it_took_place():
+    path = CORPUS / "patients" / "patient_074.json"
+    units = {u.citation.rsplit(" - ", 1)[1]: u.text for u in load_document(path, path.parent).units}
+    inpatient = next(line for line in units["Encounters"].splitlines() if "inpatient" in line)
+    assert inpatient.startswith("- inpatient encounter 2024-10-14") and "at Kingsmead Hospital NHS Trust" in inpatient
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [

@@ -116,6 +116,8 @@ def _describe(resource: dict[str, Any]) -> str:
             text += f", {types}"
         if reasons:
             text += f", reason: {reasons}"
+        if provider := (resource.get("serviceProvider") or {}).get("display"):  # "which hospital was it?"
+            text += f", at {provider}"
         return text + (f" ({resource['status']})" if resource.get("status") else "")
     label = _coding(resource.get("code")) or (resource.get("text") or {}).get("div", "")
     return f"- {kind} {resource.get('id', '')}: {label}".strip()
