@@ -406,6 +406,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 7(4)",
             "conditional on consent",
         ),
+        (  # "how often": a period of the evidence that answers, not a deadline from a passage on something else
+            "Staff here keep using workarounds like emailing patient lists to their personal accounts because the "
+            "system is clunky. How often are we supposed to review our processes for this kind of thing?",
+            "NDG Data Security Standard 5",
+            "at least annually",
+        ),
         (  # sending a record to a health insurance fund for reimbursement is a patient's right, not a prohibited use
             "I live in Belgium. When the EHDS applies, can I get the hospital to send the relevant part of my record "
             "straight to my health insurance fund so I get reimbursed?",
