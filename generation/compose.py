@@ -925,20 +925,20 @@ _CASE_RE = re.compile(r"(in the (event|case) of|in case of|where|if|when|during|
 
 
 def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -> Option:
-    """A point of a list of cases ("(a) in the event of emergency Hospitalisation, ... (b) in the event of planned
-    Hospitalisation, ...") answers for the case the question names: when the words that set the lead apart from
-    its sibling points are not the question's and a sibling's are ("a planned operation"), the sibling leads."""
-    if not lead.statement.lead_in or lead.statement.points:
+    """A point of a list that names cases ("(a) in the event of emergency Hospitalisation, ... (b) in the event of
+    planned Hospitalisation, ...", "(b) If the Sum Insured is enhanced, ...") answers for the case the question
+    names: when the words that set the lead apart from its sibling points are not the question's and a case's are
+    ("a planned operation", "I bumped my sum insured up"), that case leads. Lettered paragraphs with no lead-in
+    are siblings too."""
+    if not lead.statement.marker or lead.statement.points:
         return lead
     siblings = [
         o
         for o in candidates
-        if o.block == lead.block
-        and o.statement.lead_in == lead.statement.lead_in
-        and o.statement.marker
-        and _CASE_RE.match(o.statement.text)
+        if o.block == lead.block and o.statement.lead_in == lead.statement.lead_in and o.statement.marker
     ]
-    if len(siblings) < 2 or all(o is not lead for o in siblings):
+    cases = [o for o in siblings if _CASE_RE.match(o.statement.text)]
+    if len(siblings) < 2 or not cases:
         return lead
     asked = content_terms(question)
     # the case a point is for is set by its opening phrase, up to its first comma ("in the event of planned
@@ -951,7 +951,7 @@ def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -
 
     if case_words(lead):
         return lead
-    best = max(siblings, key=lambda o: (len(case_words(o)), o.score))
+    best = max(cases, key=lambda o: (len(case_words(o)), o.score))
     return best if case_words(best) else lead
 
 

@@ -133,7 +133,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     # a health insurance fund paying a patient back: the social security or reimbursement services a record may be
     # sent to
     (r"\b(health insurance fund|sickness fund|insurance fund)\b", "social security reimbursement services"),
-    (r"\bappoint(s|ed|ing|ment)?\b|\bset(s|ting)? up (a|an|one|its|their)\b", "designate"),
+    # ("an appointment" is a patient's visit, not a designation)
+    (r"\bappoint(s|ed|ing)?\b|\bset(s|ting)? up (a|an|one|its|their)\b", "designate"),
     # EU law calls the countries Member States; their own rules are further conditions of Member State law
     (
         r"\b(eu|each|every|individual|european|member) (countries|country|nations?)\b"
@@ -154,6 +155,34 @@ EXPANSIONS: list[tuple[str, str]] = [
         "consent freely conditional on consent performance of a contract",  # no verb: it is no act asked about
     ),
     (r"\bapply for\b", "submit an application"),
+    # a copy with parts about other people removed: the copy must not adversely affect others' rights
+    (
+        r"\b(black(ed)?[- ]out|redact\w*|censored)\b|\b(about|on|of|mention\w*) (someone else|other people"
+        r"|another person|a third party|third parties)\b",
+        "adversely rights and freedoms of others",  # no verb: it is no act asked about
+    ),
+    # a processor using the data for its own ends decides the purposes itself: it is treated as a controller
+    (
+        r"\bfor (its|their) own (purposes?|products?|marketing|use|business|ends)\b|\b(its|their) own marketing\b",
+        "determining the purposes and means of processing treated as a controller",
+    ),
+    # objecting to research use of one's data: the right to object on grounds of one's particular situation
+    (
+        r"\bobject\w*\b(?=.*\bresearch\b)|\bresearch\b.{0,80}\bobject\w*",
+        "right to object scientific research purposes particular situation",
+    ),
+    # a breach notification sent before everything is known: the information may follow in phases
+    (
+        r"\b(fill in|send|provide|give|add) (in )?(the )?(rest|remainder|details|more( information)?) later\b"
+        r"|\bin (stages|phases|instalments|parts)\b",
+        "information provided in phases without undue further delay",
+    ),
+    # someone who does not use computers authorising another to see their records: proxy services, on paper
+    (
+        r"(?=.*\b(records?|ehds|health data)\b).*\b(on paper|paper form|(doesn'?t|does not|can'?t|cannot) use "
+        r"(a )?computers?|not online)\b",
+        "proxy services authorisations free of charge on paper",
+    ),
     # the law dates a duty from when the party "becomes aware" of the event
     (
         r"\b(discover(s|ed|y)?|found out|find out|noticed|spotted|realised|learn(t|ed) (of|about))\b",
@@ -202,7 +231,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(cloud (provider|company|service|firm)s?|supplier|vendor|contractor|outsourc\w*"
         r"|hosting (company|provider))\b"
-        r"|\b(company|firm|business|organisation|someone) (that|who|which) (handles|processes|stores|hosts|manages)\b",
+        r"|\b(company|firm|business|organisation|someone) (that|who|which) ((handles|processes|stores|hosts|manages)\b"
+        r"|(sends|runs|provides) (our|the|its|their)\b)",
         "processor",
     ),
     (
@@ -477,6 +507,22 @@ EXPANSIONS: list[tuple[str, str]] = [
     # a stay or an operation arranged ahead: what a wording calls planned (against an emergency)
     (r"\b(booked|scheduled|arranged|lined up|coming up)\b", "planned"),
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
+    # a member leaving the employer's group keeps cover by migrating to an individual policy
+    (
+        r"\b(leav(e|es|ing)|left|quit(s|ting)?|resign\w*) (my |the |our |his |her )?(job|employer|company|group)\b",
+        "leaves the group migrate individual policy",
+    ),
+    # a higher sum insured: the waiting periods apply afresh to the extent of the increase
+    (
+        r"\b(increas\w*|rais\w*|bump\w*|top(ped|ping)? up|enhanc\w*|upgrad\w*) (\w+ ){0,3}(sum insured|cover)\b"
+        r"|\b(sum insured|cover) (\w+ ){0,2}(up|increased|higher)\b",
+        "Sum Insured is enhanced afresh to the extent of the increase",
+    ),
+    # a claim paid to the employer: payment is made to the member, never to the master policyholder
+    (
+        r"\b(employer|company)'?s? (bank )?account\b|\bpay (it |the claim |them )?(in)?to (the |my |our )?employer\b",
+        "payment is made to the Member Master Policyholder",
+    ),
     (
         r"\b(paid out|pay out|payout|get paid|be paid)\b"
         r"|\bwho (receives|gets|is paid) (the )?(claim )?(payment|money|amount)\b|\bpaid to whom\b",

@@ -418,6 +418,24 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 7(3)",
             "social security or reimbursement services",
         ),
+        (  # a copy with another person's details removed: the copy must not affect others' rights (no "No:")
+            "I got a copy of my hospital notes but the bits about my ex-partner have been blacked out. Are they "
+            "allowed to do that?",
+            "GDPR Art. 15(4)",
+            "rights and freedoms of others",
+        ),
+        (  # objecting to research use: the right to object on grounds of one's particular situation
+            "A university is using data from my hospital records for a research study and I'm not comfortable with "
+            "it. Can I object, or does that not work for research?",
+            "GDPR Art. 21(6)",
+            "particular situation",
+        ),
+        (  # a member's claim paid to the employer: never without the member's written authority
+            "HR at an employer on a group CareShield policy has asked us to pay an employee's reimbursement claim "
+            "into the company's account. Can we do that?",
+            "CareShield Rider (Group) cl. 7.6",
+            "never to the Master Policyholder",
+        ),
         (  # the point for the case named ("planned"), not the first point of the list of cases
             "I have a planned hip operation next month. How much notice do I have to give the insurer before I "
             "go into hospital?",

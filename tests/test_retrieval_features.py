@@ -342,6 +342,16 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("The app won't let me use it unless I agree to share my data.", "conditional on consent", "breach"),
         ("Is ticking a box real consent?", "freely", "breach"),
         ("Can patients insist a human looks at the algorithm's decision?", "human intervention", "breach"),
+        ("The bits about my ex-partner have been blacked out of my copy.", "rights and freedoms of others", "breach"),
+        ("Our mailing firm is using patient details for its own marketing.", "treated as a controller", "breach"),
+        ("Can I object to a university using my records for research?", "right to object", "breach"),
+        ("Can we send the regulator what we have now and fill in the rest later?", "in phases", "erasure"),
+        ("My dad doesn't use computers. Can he sign a paper form so I see his records?", "on paper", "breach"),
+        ("When is my next appointment?", "", "designate"),  # a patient's visit, not a designation
+        ("I'm leaving my job. Can I keep my group cover?", "migrate", "breach"),
+        ("I bumped my sum insured up last month.", "afresh", "breach"),
+        ("HR asked us to pay the claim into the company's account.", "Master Policyholder", "breach"),
+        ("My Belgian health insurance fund needs my record to reimburse me.", "reimbursement services", "premiums"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
