@@ -201,11 +201,17 @@ _TO_AUTHORITY_RE = re.compile(
 )
 
 
+# a question between alternatives ("... or is it ...?", "... or does it ...?"), which yes or no does not answer
+_ALTERNATIVE_RE = re.compile(r"\bor (is|are|was|does|do|did|can|could|should|must|will|would|has|have)\b", re.I)
+
+
 def yes_no_opener(question: str, text: str) -> str:
     """'Yes: ' or 'No: ' when the statement says whether the very act the question asks about may or must
     happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
+    if _ALTERNATIVE_RE.search(question_sentence(question)):  # "Is that only X or is it more serious?": neither
+        return ""
     if _ASKS_COST_RE.search(question) and _FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
         return "" if _CONDITION_RE.search(text) else "No: "  # of charge": no, unless it says when a fee applies
     asked, act = words(question), _asked_act(question)

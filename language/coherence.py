@@ -60,10 +60,12 @@ VERBS = frozenset(
 _ORPHAN_RE = re.compile(
     r"^(?:It|Its|This|That|These|Those|They|Their|Them|Such|He|She|His|Her|The latter|The former"
     r"|In (?:such|this|that|these|those|either|any such) (?:a )?(?:cases?|events?|circumstances?|situations?)"
-    r"|For (?:this|that|these|those|such) purposes?)\b"
+    r"|For (?:this|that|these|those|such) purposes?"
+    # "Under that accelerated procedure, ...", not "Under this Regulation, ..." (which names its document)
+    r"|(?:Under|By|Within|After|Before|Through|During|From|For|With|In) (?:that|this|these|those|such) (?![A-Z]))\b"
 )
 # "At the request of the health data user, that duration may be extended": the pointer follows a fronted phrase
-_FRONTED_POINTER_RE = re.compile(r"^([^,;:()]{3,80}),\s+(?:that|this|these|those|such)\s+([a-z][\w-]*)")
+_FRONTED_POINTER_RE = re.compile(r"^([^,;:()]{3,80}),\s+(?:that|this|these|those|such(?! as\b))\s+([a-z][\w-]*)")
 _NAMED_SUBJECT_RE = re.compile(r"^(?:This|These|That|Those|Its|Their)\s+[A-Z]")
 # "It shall be as easy to withdraw as to give consent", "It is not necessary to ...": a dummy subject, no pointer
 _DUMMY_IT_RE = re.compile(

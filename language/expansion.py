@@ -155,6 +155,23 @@ EXPANSIONS: list[tuple[str, str]] = [
         "consent freely conditional on consent performance of a contract",  # no verb: it is no act asked about
     ),
     (r"\bapply for\b", "submit an application"),
+    # staff opening a record with no reason to: unauthorised access, an offence of unlawfully obtaining data
+    (
+        r"\b(snoop\w*|nosey|nosy|out of curiosity|out of interest)\b|\b(look(ed|ing)? (at|up|into)|open(ed|ing)?"
+        r"|access(ed|ing)?|check(ed|ing)?|read) (\w+ ){0,2}(neighbour|friend|ex|colleague|celebrity|relative)'?s?"
+        r" (record|records|notes|file)\b",
+        "unauthorised access unlawfully obtaining personal data",
+    ),
+    # a consultation by video or phone: a virtual encounter
+    (
+        r"\b(video|online|remote|phone|telephone) (consultations?|calls?|appointments?|visits?)\b",
+        "virtual encounter",
+    ),
+    # a faster way through a procedure: the law's accelerated procedure
+    (
+        r"\b(quicker|faster|fast[- ]track\w*|expedit\w*|speed(ed)? up|shortcut)\b",
+        "accelerated procedure",
+    ),
     # a copy with parts about other people removed: the copy must not adversely affect others' rights
     (
         r"\b(black(ed)?[- ]out|redact\w*|censored)\b|\b(about|on|of|mention\w*) (someone else|other people"

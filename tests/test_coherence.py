@@ -250,3 +250,8 @@ def test_pointing_back_and_needing_the_sentence_before():
     assert not needs_antecedent("It is not necessary to notify the data subject.")
     assert needs_antecedent("It shall be notified to the supervisory authority.")
     assert needs_antecedent("It shall be as set out in paragraph 2.")
+    # a preposition before the pointer ("Under that accelerated procedure"), not before a document's own name
+    assert needs_antecedent("Under that accelerated procedure, the body shall issue or refuse a data permit.")
+    assert needs_antecedent("Within that period, the health data access body shall decide.")
+    assert not points_back("Under this Regulation, the controller is responsible.")
+    assert not points_back("Misuse, such as opening a relative's record out of curiosity, is unauthorised access.")

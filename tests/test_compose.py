@@ -1147,3 +1147,10 @@ def test_a_point_that_says_nothing_asked_about_leads_only_with_its_lead_in_and_e
     )
     answer = compose("What is the maximum fine under the GDPR?", [block(fines, "GDPR Art. 83(5)")], None)
     assert "20 000 000 EUR" in answer and all(point in answer for point in ("(a) the basic", "(b) the data", "(c) tr"))
+
+
+def test_a_question_between_alternatives_gets_no_yes_or_no():
+    statement = "Misuse, such as opening a relative's record out of curiosity, is unauthorised access and an offence."
+    assert yes_no_opener("Is that only a disciplinary matter or is it more serious than that?", statement) == ""
+    withdraw = "The data subject shall have the right to withdraw his or her consent at any time."
+    assert yes_no_opener("Can I withdraw my consent?", withdraw) == "Yes: "  # a plain yes/no question still gets one

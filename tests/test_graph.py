@@ -436,6 +436,18 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "CareShield Rider (Group) cl. 7.6",
             "never to the Master Policyholder",
         ),
+        (  # a faster route: the accelerated procedure, introduced before its period is quoted
+            "I'm an analyst at our national public health institute. Is there a quicker route for us to get an EHDS "
+            "data permit than the usual three months?",
+            "EHDS Art. 68(6)",
+            "accelerated health data access application procedure",
+        ),
+        (  # "Misuse, such as ...": "such as" points at nothing; no Yes/No for a question between alternatives
+            "One of my nurses opened her neighbour's record just out of curiosity. Is that only a disciplinary "
+            "matter or is it more serious than that?",
+            "Commentary: break-glass emergency access",
+            "Misuse, such as opening a relative's record out of curiosity, is unauthorised access",
+        ),
         (  # the point for the case named ("planned"), not the first point of the list of cases
             "I have a planned hip operation next month. How much notice do I have to give the insurer before I "
             "go into hospital?",

@@ -348,6 +348,9 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Can we send the regulator what we have now and fill in the rest later?", "in phases", "erasure"),
         ("My dad doesn't use computers. Can he sign a paper form so I see his records?", "on paper", "breach"),
         ("When is my next appointment?", "", "designate"),  # a patient's visit, not a designation
+        ("Is there a quicker route to a data permit for public bodies?", "accelerated procedure", "breach"),
+        ("A nurse opened her neighbour's record out of curiosity.", "unauthorised access", "rectification"),
+        ("Which Encounter class fits our video consultations?", "virtual", "breach"),
         ("I'm leaving my job. Can I keep my group cover?", "migrate", "breach"),
         ("I bumped my sum insured up last month.", "afresh", "breach"),
         ("HR asked us to pay the claim into the company's account.", "Master Policyholder", "breach"),
