@@ -582,6 +582,20 @@ def _names(option: Option, block: Evidence) -> bool:
     return bool(set(named[0].tokens(ancestors=False)) & {*block.refs, *citation_tokens(block.citation)})
 
 
+_CLAUSE_CITED_RE = re.compile(r"\bcl\. (\d+(?:\.\d+)*)$")
+
+
+def _referred(lead: Option, blocks: list[Evidence]) -> set[int]:
+    """The other blocks whose clause the lead names by number ("after the waiting period in Clause 4.5")."""
+    found = set()
+    for i, block in enumerate(blocks):
+        cited = _CLAUSE_CITED_RE.search(block.citation)
+        named = cited and re.search(rf"\bClause {re.escape(cited.group(1))}(?![.\d])", lead.statement.text, re.I)
+        if i != lead.block and named:
+            found.add(i)
+    return found
+
+
 def following(
     lead: Option, candidates: list[Option], blocks: list[Evidence], subject: Subject | None = None
 ) -> list[Option]:
@@ -597,9 +611,12 @@ def following(
     covered = set(words(lead.statement.whole))
     budget = MAX_WORDS - len(lead.statement.whole.split())
 
-    def order(o: Option) -> tuple[bool, bool, bool, int, float]:  # an extension of the lead's period first
+    referred = _referred(lead, blocks)
+
+    def order(o: Option) -> tuple[bool, bool, bool, bool, int, float]:  # an extension of the lead's period first
         extends = bool(_EXTENDS_RE.search(o.statement.text))
         return (
+            o.block != lead.block and o.block not in referred,
             o.block != lead.block,
             not o.cue,
             not extends,
@@ -616,12 +633,18 @@ def following(
         near = not same_block or abs(option.statement.position - lead.statement.position) <= NEAR
         next_one = same_block and option.statement.position == lead.statement.position + 1  # the rule's own caveat
         needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) or next_one else FOLLOW_SUPPORT
+        needed = 0.0 if option.block in referred else needed  # the lead points there: it is part of its answer
         if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
             continue
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
             continue
         table = block.metadata.get("section_key") == "table_of_benefits"
-        if subject and (table or not same_block) and not _about(subject, option.statement.whole, block):
+        if (
+            subject
+            and (table or not same_block)
+            and option.block not in referred
+            and not _about(subject, option.statement.whole, block)
+        ):
             continue  # another clause, or another line of a table, is about another benefit
         if lead.statement.text in (option.statement.lead_in, option.statement.text) or (
             option.statement.text == lead.statement.lead_in
@@ -637,7 +660,9 @@ def following(
         adds = own - covered
         if len(adds) < min(3, (len(own) + 1) // 2):  # it repeats the answer (a short one may add a party)
             continue
-        if len(option.statement.whole.split()) > budget:  # a later, shorter one may still fit
+        # a later, shorter one may still fit; the clause the lead refers to for its condition ("after the waiting
+        # period in Clause 4.5") is part of the answer, whatever its length
+        if len(option.statement.whole.split()) > budget and option.block not in referred:
             continue
         chosen.append(option)
         covered |= adds
@@ -1033,6 +1058,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     listed = pointed_list(lead, candidates, blocks)
     left_out = (antecedent, listed, introduced if named_subject else None)
     rest = [o for o in following(lead, candidates, blocks, subject) if all(o is not x for x in left_out)]
+    referred = _referred(lead, blocks)
     chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
@@ -1040,8 +1066,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         text = render(option.statement, blocks[option.block], lead=number == 0)
         if option is lead and named_subject:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
-        if number and option is not listed and option is not lead and len(text.split()) > budget:
-            break  # what follows the lead is cut, never the lead after a long antecedent
+        over = number and option is not listed and option is not lead and len(text.split()) > budget
+        if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
+            continue  # what follows the lead is cut, never the lead after a long antecedent
         if number == 0 and analysis.answer_type == "yes_no":
             lead_text = _PRONOUN_RE.sub(named_subject, render(lead.statement, blocks[lead.block]), count=1)
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no

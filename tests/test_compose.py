@@ -1154,3 +1154,23 @@ def test_a_question_between_alternatives_gets_no_yes_or_no():
     assert yes_no_opener("Is that only a disciplinary matter or is it more serious than that?", statement) == ""
     withdraw = "The data subject shall have the right to withdraw his or her consent at any time."
     assert yes_no_opener("Can I withdraw my consent?", withdraw) == "Yes: "  # a plain yes/no question still gets one
+
+
+def test_the_clause_a_lead_refers_to_for_its_condition_follows_it_whatever_the_word_budget():
+    benefit = (
+        "3.9 Critical Illness Lump Sum Benefit\nIf an Insured Person is first diagnosed during the Policy Period with "
+        "a Critical Illness, after the waiting period in Clause 4.5, the Company will pay 100% of the Critical "
+        "Illness Sum Insured as a lump sum, provided the Insured Person survives for a survival period of 30 days "
+        "after the date of diagnosis and the diagnosis is confirmed by a specialist and by the investigations "
+        "the Company requires."
+    )
+    waiting = (
+        "4.5 Critical Illness Waiting Period\nNo benefit is payable under Clause 3.9 for a Critical Illness whose "
+        "signs or symptoms first occur, or which is first diagnosed, within 90 days of the first commencement date "
+        "of the cover under Clause 3.9 for that Insured Person, whatever the Sum Insured and whoever the insurer."
+    )
+    wording = {"document_type": "policy_wording", "doc": "rider"}  # two clauses of one wording
+    evidence = [block(benefit, "Rider cl. 3.9", **wording), block(waiting, "Rider cl. 4.5", **wording)]
+    question = "I was diagnosed with cancer two months after joining. Will they pay the lump sum?"
+    answer = compose(question, evidence, None)
+    assert "lump sum" in answer.split("[Source 1]")[0] and "within 90 days" in answer and "[Source 2]" in answer
