@@ -144,7 +144,7 @@ class Catalog:
                     "INSERT OR REPLACE INTO chunks"
                     " (chunk_id, collection, doc_id, position, payload, embed_text, sentences)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
+                    (  # one row at a time: a document's rows all at once are several times its text
                         (
                             c.chunk_id,
                             doc.collection,
@@ -155,7 +155,7 @@ class Catalog:
                             json.dumps(s),
                         )
                         for c, s in zip(doc.chunks, doc.sentences)
-                    ],
+                    ),
                 )
             version = self._bump_version(db)
         return version

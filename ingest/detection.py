@@ -41,8 +41,10 @@ _POLICY_SECTIONS = frozenset(
         "bonus",
     )
 )
+# A space in a term stands for any run of whitespace, so each line is searched as it is: never copied word by
+# word to collapse its spaces (a file of one line would be, at about ten times its size).
 _POLICY_TERMS = [
-    re.compile(pattern, re.I)
+    re.compile(pattern.replace(" ?", r"\s*").replace(" ", r"\s+"), re.I)
     for pattern in (
         r"\bsum insured\b",
         r"\binsured persons?\b",
@@ -73,25 +75,28 @@ class Detection:
         return {"detected_type": self.document_type or "", "detection_confidence": self.confidence}
 
 
-def _heading(text: str) -> bool:
-    return len(text.split()) <= _HEADING_WORDS
-
-
 def detect(lines: list[Line]) -> Detection:
     """Policy wording or not, with a confidence in [0, 1]."""
-    texts = [" ".join(text.split()) for text, _ in lines if text.strip()]
-    clauses = {m.group(1) for t in texts if (m := _NUMBERED_HEADING_RE.match(t))}
-    sections = {key for t in texts if _heading(t) and (key := section_key(t)) in _POLICY_SECTIONS}
-    body = "\n".join(texts)
-    terms = sum(1 for pattern in _POLICY_TERMS if pattern.search(body))
+    clauses: set[str] = set()
+    sections: set[str] = set()
+    terms: set[int] = set()
+    for text, _ in lines:
+        words = text.split(maxsplit=_HEADING_WORDS)  # a heading's words; the rest of a long line in one piece
+        if not words:
+            continue
+        if match := _NUMBERED_HEADING_RE.match(" ".join(words[:2])):
+            clauses.add(match.group(1))
+        if len(words) <= _HEADING_WORDS and (key := section_key(" ".join(words))) in _POLICY_SECTIONS:
+            sections.add(key)
+        terms.update(i for i, pattern in enumerate(_POLICY_TERMS) if i not in terms and pattern.search(text))
     confidence = round(
         (
             min(1.0, len(clauses) / CLAUSES_FOR_FULL)
             + min(1.0, len(sections) / SECTIONS_FOR_FULL)
-            + min(1.0, terms / TERMS_FOR_FULL)
+            + min(1.0, len(terms) / TERMS_FOR_FULL)
         )
         / 3,
         3,
     )
     kind = POLICY_WORDING if confidence >= DETECTION_THRESHOLD else None
-    return Detection(kind, confidence, len(clauses), len(sections), terms)
+    return Detection(kind, confidence, len(clauses), len(sections), len(terms))

@@ -16,6 +16,9 @@ from retrieval.embedder import Embedder
 from retrieval.sparse import document_terms, encode_document
 
 BUILD_BATCH = 512
+# Chunks per upsert while building: their vectors are Python lists there (12 KB each, and a chunk has one
+# per sentence and statement besides its own), so a smaller batch bounds what a build holds.
+GENERATION_BATCH = 64
 Progress = Callable[[int], None]
 
 
@@ -57,7 +60,7 @@ def build_generation(
     version = catalog.version()
     name, store = backend.create_generation(embedder.dimension)
     try:
-        for batch in _batches(catalog.chunks(), BUILD_BATCH):
+        for batch in _batches(catalog.chunks(), GENERATION_BATCH):
             statements = {c.chunk_id: scored_texts(str(c.payload.get("text", ""))) for c in batch}
             texts = [c.embed_text for c in batch] + [s for c in batch for s in [*c.sentences, *statements[c.chunk_id]]]
             embed_missing(catalog, embedder, texts)

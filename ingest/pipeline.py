@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -121,67 +122,92 @@ def ingest(
     command = "policyrag ingest " + " ".join(str(p) for p in paths)
     with writer_lock(settings.index_dir, command):
         backend.discard_unpublished()  # what a writer killed before publishing left behind
-        known = catalog.documents()
-        records: list[DocumentRecord] = []
-        seen: set[tuple[str, str]] = set()
-        for number, job in enumerate(jobs, start=1):
-            key = (job.collection, job.doc_id)
-            seen.add(key)
-            label = f"{job.collection}/{job.doc_id}"
-            if progress:
-                progress("load", number, len(jobs))
-            try:
-                _check_size(job.path, settings.max_file_bytes)
-                print_ = fingerprint(job.path, defaults)
-                if key in known and known[key].fingerprint == print_ and not rebuild:
-                    report.unchanged.append(label)
-                    continue
-                document = load_document(job.path, job.root, defaults)
-            except (LoaderError, SidecarError, OSError) as exc:
-                report.failed.append((str(job.path), str(exc)))
-                continue
-            if document.metadata.get("detected_type"):
-                report.detected.append((label, float(document.metadata["detection_confidence"])))
-            chunks = chunk_document(
-                document, job.collection, settings.chunk_words, settings.chunk_overlap_words, settings.chunk_context
-            )
-            sentences = [sentences_for_index(c.text) for c in chunks]
-            records.append(
-                DocumentRecord(job.collection, job.doc_id, str(job.path), print_, document.metadata, chunks, sentences)
-            )
-            (report.updated if key in known else report.added).append(label)
-        removed = [
-            key
-            for key, doc in known.items()
-            if key not in seen
-            and any(doc.collection == name and _is_within(Path(doc.source), folder) for name, folder in scopes)
-        ]
-        report.removed = [f"{c}/{d}" for c, d in removed]
-        texts = [c.embed_text for r in records for c in r.chunks] + [
-            s for r in records for ss in r.sentences for s in ss
-        ]
-        texts += [s for r in records for c in r.chunks for s in scored_texts(c.text)]  # what the answerer scores
-        total = len(set(texts))
-        done = 0
-
-        def tick(n: int) -> None:
-            nonlocal done
-            done += n
-            if progress:
-                progress("embed", done, total)
-
-        report.embeddings_computed = embed_missing(catalog, embedder, texts, tick)
-        records = [_linked(record, catalog, embedder.model_id) for record in records]
-        checkpoint("embedded", settings.crash_at)
-        if records or removed:
-            catalog.replace(records, removed)
-        checkpoint("catalog_written", settings.crash_at)
-        report.chunks_written = sum(len(r.chunks) for r in records)
+        _update_catalog(jobs, scopes, report, settings, embedder, catalog, defaults, rebuild, progress)
         stale = published_version(catalog) != catalog.version() or backend.current() is None
         if stale or rebuild:
             report.generation = build_generation(catalog, backend, embedder, crash_at=settings.crash_at)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _update_catalog(
+    jobs: list[_Job],
+    scopes: list[tuple[str, Path]],
+    report: IngestReport,
+    settings: Settings,
+    embedder: Embedder,
+    catalog: Catalog,
+    defaults: dict[str, Any] | None,
+    rebuild: bool,
+    progress: Progress | None,
+) -> None:
+    """Load and chunk what changed, embed it and write it to the catalog. The changed documents are held only
+    here, so the generation is built from the catalog without them in memory."""
+    known = catalog.documents()
+    records: list[DocumentRecord] = []
+    seen: set[tuple[str, str]] = set()
+    for number, job in enumerate(jobs, start=1):
+        key = (job.collection, job.doc_id)
+        seen.add(key)
+        label = f"{job.collection}/{job.doc_id}"
+        if progress:
+            progress("load", number, len(jobs))
+        try:
+            _check_size(job.path, settings.max_file_bytes)
+            print_ = fingerprint(job.path, defaults)
+            if key in known and known[key].fingerprint == print_ and not rebuild:
+                report.unchanged.append(label)
+                continue
+            document = load_document(job.path, job.root, defaults)
+        except (LoaderError, SidecarError, OSError) as exc:
+            report.failed.append((str(job.path), str(exc)))
+            continue
+        if document.metadata.get("detected_type"):
+            report.detected.append((label, float(document.metadata["detection_confidence"])))
+        chunks = chunk_document(
+            document, job.collection, settings.chunk_words, settings.chunk_overlap_words, settings.chunk_context
+        )
+        sentences = [sentences_for_index(c.text) for c in chunks]
+        records.append(
+            DocumentRecord(job.collection, job.doc_id, str(job.path), print_, document.metadata, chunks, sentences)
+        )
+        (report.updated if key in known else report.added).append(label)
+    removed = [
+        key
+        for key, doc in known.items()
+        if key not in seen
+        and any(doc.collection == name and _is_within(Path(doc.source), folder) for name, folder in scopes)
+    ]
+    report.removed = [f"{c}/{d}" for c, d in removed]
+    report.embeddings_computed = _embed(records, catalog, embedder, progress)
+    records = [_linked(record, catalog, embedder.model_id) for record in records]
+    checkpoint("embedded", settings.crash_at)
+    if records or removed:
+        catalog.replace(records, removed)
+    checkpoint("catalog_written", settings.crash_at)
+    report.chunks_written = sum(len(r.chunks) for r in records)
+
+
+def _embed(records: list[DocumentRecord], catalog: Catalog, embedder: Embedder, progress: Progress | None) -> int:
+    """Embed every text of the records that has no cached vector; returns how many were computed. Each text is
+    held once: a long document repeats many."""
+    texts = dict.fromkeys(
+        chain(
+            (c.embed_text for r in records for c in r.chunks),
+            (s for r in records for ss in r.sentences for s in ss),
+            (s for r in records for c in r.chunks for s in scored_texts(c.text)),  # what the answerer scores
+        )
+    )
+    total = len(texts)
+    done = 0
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress("embed", done, total)
+
+    return embed_missing(catalog, embedder, texts, tick)
 
 
 def _check_size(path: Path, limit: int) -> None:

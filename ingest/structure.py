@@ -109,6 +109,11 @@ def _has_paragraph(citation: str) -> bool:
     return match is not None and "(" in citation[match.end() :]
 
 
+def has_few_words(text: str, limit: int) -> bool:
+    """At most `limit` words, found without splitting all of a long line (one line may be a whole file)."""
+    return len(text.split(maxsplit=limit)) <= limit
+
+
 def _is_named_heading(line: str) -> bool:
     cleaned = re.sub(r"^[\d.\s]+", "", line).strip(" :").lower()
     return cleaned in _NAMED_HEADINGS
@@ -180,7 +185,7 @@ def _fold_lead_ins(units: list[Unit]) -> list[Unit]:
     out: list[Unit] = []
     pending, pending_page = "", None
     for unit in units:
-        if len(unit.text.split()) < 12 and "(" not in unit.citation.split("Art.")[-1]:
+        if has_few_words(unit.text, 11) and "(" not in unit.citation.split("Art.")[-1]:
             pending_page = unit.page if not pending else pending_page
             pending = f"{pending}\n{unit.text}".strip()
             continue
@@ -300,7 +305,8 @@ def _generic_units(lines: list[Line], citation: str) -> list[Unit]:
     for text, page in lines:
         stripped = text.strip()
         markdown = _MARKDOWN_RE.match(stripped)
-        if markdown or (_is_upper_heading(stripped) and len(stripped) < 80 and current.lines):
+        # the length first: one line may be a whole file, too long to list its letters and words
+        if markdown or (len(stripped) < 80 and _is_upper_heading(stripped) and current.lines):
             if unit := current.unit():
                 units.append(unit)
             heading = markdown.group(1) if markdown else stripped
