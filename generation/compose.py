@@ -710,15 +710,21 @@ WHOLE_LIST_MAX_WORDS = 80  # longer lists keep the point that answers
 LIST_MAX_WORDS = 160  # ... unless no point answers: then the lead-in answers, with its points
 
 
+def _lead_in_of(lead: Option, candidates: list[Option]) -> Option | None:
+    """The lead-in a point completes, quoted with every point, if the block offers it."""
+    point = lead.statement
+    return next(
+        (o for o in candidates if o.block == lead.block and o.statement.points and o.statement.text == point.lead_in),
+        None,
+    )
+
+
 def _whole_list(lead: Option, candidates: list[Option], analysis: QuestionAnalysis) -> Option:
     """The lead-in with every point instead of one of its points, when the points make one whole."""
     point = lead.statement
     if not point.marker or not point.lead_in or any("(" in p for p in analysis.provisions):
         return lead
-    whole = next(
-        (o for o in candidates if o.block == lead.block and o.statement.points and o.statement.text == point.lead_in),
-        None,
-    )
+    whole = _lead_in_of(lead, candidates)
     if whole is None or len(whole.statement.whole.split()) > WHOLE_LIST_MAX_WORDS:
         return lead
     joins = {m.group(1).lower() for p in whole.statement.points[:-1] if (m := _LAST_BUT_ONE_RE.search(p))}
@@ -989,10 +995,7 @@ def _list_for_its_lead_in(lead: Option, candidates: list[Option], question: str,
     named_point = any("(" in p for p in analysis.provisions)
     if not point.marker or not point.lead_in or named_point or set(words(point.text)) & content_terms(question):
         return lead
-    whole = next(
-        (o for o in candidates if o.block == lead.block and o.statement.points and o.statement.text == point.lead_in),
-        None,
-    )
+    whole = _lead_in_of(lead, candidates)
     return whole if whole is not None and len(whole.statement.whole.split()) <= LIST_MAX_WORDS else lead
 
 
