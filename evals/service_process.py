@@ -69,6 +69,19 @@ def start(
     return launched.process, launched.lines
 
 
+def wait_until_accepting(port: int, timeout_s: float, host: str = "127.0.0.1") -> bool:
+    """True once HOST:PORT accepts a TCP connection, False after TIMEOUT_S: for servers whose start-up
+    line comes before their socket is bound (`langgraph dev` logs no line after the bind)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
 def stop(process: subprocess.Popen) -> None:
     """SIGTERM to the service's own process group, SIGKILL if it does not end."""
     if process.poll() is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from evals.service_process import free_port, launch, stop
+from evals.service_process import free_port, launch, stop, wait_until_accepting
 
 pytestmark = pytest.mark.subprocess
 
@@ -35,6 +35,8 @@ def studio_server(shipped):
         # the server may move to another port: the real one is in its log, before the start-up line
         urls = [match.group(1) for line in launched.lines if (match := API_LINE.search(line))]
         assert urls, "langgraph dev did not report its API address:\n" + "".join(launched.lines[-30:])
+        # "Application started up" is logged before uvicorn binds its socket: wait for the bind itself
+        assert wait_until_accepting(int(urls[-1].rsplit(":", 1)[1]), START_TIMEOUT_S), "langgraph dev never listened"
         yield urls[-1]
     finally:
         stop(launched.process)
