@@ -161,7 +161,8 @@ _ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpati
 _GOVERNANCE_RE = re.compile(
     r"\b(gdpr|ehds|caldicott|laws?|legal|lawful|regulation|article|controller|processor|consent|algorithms?"
     r"|automated|automatically|decisions?|obliged|allowed|rights?|trust|organisation|data protection|privacy"
-    r"|uk core|fhir|profiles?|resources?|extensions?|snomed|coded|coding|interoperab\w*)\b",
+    r"|uk core|fhir|profiles?|resources?|extensions?|snomed|coded|coding|interoperab\w*|dpos?|dpias?|ico|siro|officers?"
+    r"|guardians?)\b",
     re.I,
 )
 # how personal data are handled, whoever handles them: "a computer decided my insurance claim" asks the law
@@ -183,7 +184,12 @@ _NOT_COVER_RE = re.compile(
     re.I,
 )
 # "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not
-_WHO_HAS_RE = re.compile(r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b)", re.I)
+# "who has diabetes?", "who is on warfarin?"; not a duty or role ("who has to appoint a DPO?", "who is responsible?")
+_WHO_HAS_RE = re.compile(
+    r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b| to\b| (?:the|a|an|responsible|required"
+    r"|entitled|allowed|obliged|liable|able|accountable|in charge)\b)",
+    re.I,
+)
 _PATIENT_ID_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
 # Asking what a policy pays for; questions about running the policy (cancel, renew, premium, claim
 # settlement, complaints) are not, though they say "pay" or "get" too.
