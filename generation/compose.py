@@ -26,6 +26,7 @@ from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME
 from generation.opener import EXCEPTED, yes_no_opener
 from generation.prompts import REFUSAL
 from generation.records import compose_records
+from generation.series import compose_series
 from language.analysis import QuestionAnalysis, about_ehds, analyse
 from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridges, expansion_terms
@@ -156,6 +157,13 @@ _MAY_RE = re.compile(
     r"\b(may|can|is entitled|are entitled|(has|have) the right)\b|\bonly (those|people|persons|staff|individuals)\b",
     re.I,
 )
+_WHO_MUST_RE = re.compile(
+    r"\bwho (has|have|needs?) to\b|\bwho (must|shall|needs)\b|\bwho (is|are) (required|obliged|obligated|bound)\b",
+    re.I,
+)
+# a duty someone bears ("The controller and the processor must in any case designate a data protection officer
+# where ..."), not how a thing must be done ("The data protection officer must be designated on the basis of ...")
+_MUST_RE = re.compile(r"\b(must|shall|(is|are) (required|obliged) to|(has|have) to)\b(?! (\w+ )?be\b)", re.I)
 _MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
 _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
 # an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
@@ -227,6 +235,8 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(_MAXIMUM_RE.search(text))
     if analysis.answer_type == "who" and _WHO_MAY_RE.search(question):  # "who is allowed to apply?": who may
         return bool(_MAY_RE.search(text))
+    if analysis.answer_type == "who" and _WHO_MUST_RE.search(question):  # "who has to appoint a DPO?": who must
+        return bool(_MUST_RE.search(text))
     cue = _CUES.get(analysis.answer_type)
     return bool(cue and cue.search(text))
 
@@ -487,14 +497,18 @@ def lead_option(
             named = [o for o in eligible if subject.named_by(o.statement.whole)]
             ranked = named or [o for o in eligible if subject.touched_by(o.statement.whole)] or ranked
     if cue_needed and not subject and ranked:
-        # asked how long, how much or who may, a statement stating no period, amount or permission does not lead
-        # when one of the evidence that answers states it (its block, or one graded at least as well: a deadline
-        # in a passage on something else is no answer)
-        top = ranked[0]
-        floor = blocks[top.block].confidence or 0.0
-        ranked = [
-            o for o in ranked if o.cue and (o.block == top.block or (blocks[o.block].confidence or 0.0) >= floor)
-        ] or ranked
+        # asked how long, how much or who may or must, a statement stating no period, amount, permission or duty
+        # does not lead when one of the evidence that answers states it: its block, or one graded at least as
+        # well (a deadline in a passage on something else is no answer), or a more binding one graded nearly as
+        # well (a provision and the commentary on it are not another passage)
+        top = blocks[ranked[0].block]
+        floor = top.confidence or 0.0
+
+        def graded_as_well(block: Evidence) -> bool:
+            margin = BINDING_MARGIN if _outranks(block, top) else 0.0
+            return block is top or (block.confidence or 0.0) >= floor - margin
+
+        ranked = [o for o in ranked if o.cue and graded_as_well(blocks[o.block])] or ranked
     if not ranked:
         return None
     best = ranked[0]
@@ -1011,6 +1025,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     analysis = analyse(question)
     if (from_records := compose_records(question, analysis, blocks)) is not None:
         return " ".join(from_records) or REFUSAL
+    if (series := compose_series(question, blocks)) is not None:
+        return series
     candidates = options(question, analysis, blocks, embed)
     asked = asked_about(question, analysis)
     subject = policy_subject(question, analysis, blocks)
@@ -1018,7 +1034,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
     fact_wanted = analysis.answer_type in NOT_DEFINITIONS
     fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
-    cue_needed = bool(fact_kind) or (analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question)))
+    cue_needed = bool(fact_kind) or (
+        analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question))
+    )
     # a question naming a provision the evidence holds is answered from that provision
     leads = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
     first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
