@@ -6,6 +6,7 @@ import re
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
 from language.analysis import QuestionAnalysis
+from language.series import asked_series, member_of
 from language.words import words
 
 MAX_BLOCKS = 8
@@ -61,6 +62,25 @@ def naming_every_asked_word(blocks: list[Evidence], cap: int, asked: frozenset[s
                 kept = [*kept[:i], *kept[i + 1 :], extra]
                 break
     return kept
+
+
+def series_members(question: str, blocks: list[Evidence]) -> list[Evidence]:
+    """The first block of each member of the numbered series the question asks for whole, by number ("What are
+    the Caldicott principles?": Caldicott Principle 1 to 8); none when it asks for no series."""
+    prefix = asked_series(question, [b.citation for b in blocks])
+    members: dict[int, Evidence] = {}
+    for block in blocks:
+        member = member_of(block.citation)
+        if prefix and member and member.prefix == prefix:
+            members.setdefault(member.number, block)
+    return [members[number] for number in sorted(members)]
+
+
+def with_series(kept: list[Evidence], pool: list[Evidence], question: str) -> list[Evidence]:
+    """The kept evidence with every member of the series asked for that the pool holds: the answer lists them
+    all, so none may be cut with the weaker candidates."""
+    ids = {e.chunk_id for e in kept}
+    return [*kept, *(e for e in series_members(question, pool) if e.chunk_id not in ids)]
 
 
 # Sections (ingest.policy.SECTION_KEYS) about how the policy is run, not what it pays for: a coverage line

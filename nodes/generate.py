@@ -10,7 +10,7 @@ from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
 from generation.answer import GeneratedAnswer
-from generation.blocks import MAX_BLOCKS, context_blocks
+from generation.blocks import MAX_BLOCKS, context_blocks, series_members
 from generation.confidence import answer_confidence
 from generation.grounded import GroundedAnswer, grounded_answer
 from language.analysis import analyse
@@ -27,8 +27,10 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     _, incorrect = context.thresholds(settings)
     route = state.get("route", "INCORRECT")
     analysis = analyse(state["question"])
-    cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS
-    blocks = context_blocks(route, state.get("refined") or [], state.get("web_evidence") or [], incorrect, cap)
+    refined = state.get("refined") or []
+    series = series_members(state["question"], refined)  # "What are the Caldicott principles?": all of them
+    cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS + len(series)
+    blocks = context_blocks(route, refined, state.get("web_evidence") or [], incorrect, cap)
 
     def emit(piece: str) -> None:
         runtime.stream_writer({"token": piece})

@@ -28,7 +28,8 @@ from db.store import (
     StoredSentences,
 )
 from language.expansion import expansion_terms
-from language.references import question_tokens
+from language.references import citation_tokens, question_tokens
+from language.series import MAX_MEMBERS, asked_series, member_citations
 from retrieval.embedder import Embedder
 from retrieval.scope import PatientDirectory
 from retrieval.sparse import encode_query
@@ -116,6 +117,9 @@ class Retriever:
         found = rank(query_vector, lists, k, options, self.reader.store().stored_chunks)
         if options.follow_citations:
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
+        if prefix := asked_series(query, [e.citation for e in found]):  # "What are the Caldicott principles?"
+            tokens = [citation_tokens(c)[-1] for c in member_citations(prefix) if citation_tokens(c)]
+            found += self.referenced(query, query_vector, tokens, filters, found, MAX_MEMBERS)
         return self.with_sentence_scores(found, query_vector)
 
     def with_sentence_scores(self, found: list[Evidence], query_vector: np.ndarray) -> list[Evidence]:
@@ -140,13 +144,26 @@ class Retriever:
         for e in candidates[:FOLLOW_FROM]:
             if points_onwards(e):
                 tokens += [t for t in e.metadata.get("explains") or [] if t not in tokens]
+        binding = {**(filters or {}), "authority": "binding"}
+        return self.referenced(query, query_vector, tokens, binding, candidates, FOLLOW_LIMIT)
+
+    def referenced(
+        self,
+        query: str,
+        query_vector: np.ndarray,
+        tokens: list[str],
+        filters: Filters | None,
+        candidates: list[Evidence],
+        limit: int,
+    ) -> list[Evidence]:
+        """The chunks carrying any of these reference tokens that are not among the candidates yet."""
         if not tokens:
             return []
         request = SearchQuery(
             dense=query_vector.tolist(),
             sparse=encode_query(query),
-            filters={**(filters or {}), "authority": "binding"},
-            limit=FOLLOW_LIMIT,
+            filters=dict(filters or {}),
+            limit=limit,
             reference_tokens=tokens,
             payloads=("referenced",),
             lists=("referenced",),

@@ -482,3 +482,29 @@ def test_a_list_kept_in_another_clause_is_quoted_whole_after_the_clause_referrin
         "CareShield Rider (Group) cl. 3.9",
         "CareShield Rider (Group) cl. 3.9.1",
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "prefix", "count"),
+    [
+        ("What are the Caldicott principles?", "Caldicott Principle", "eight"),
+        ("List the NDG data security standards", "NDG Data Security Standard", "ten"),
+    ],
+)
+def test_a_numbered_series_asked_for_whole_is_listed_with_every_member_cited(make_services, question, prefix, count):
+    # each member is its own document: the pool of 20 and the cut to k would otherwise keep only some of them
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.answer.startswith(f"There are {count} {prefix}s:"), record.answer
+    members = {c.citation for c in record.citations if c.citation.startswith(prefix)}
+    total = {"eight": 8, "ten": 10}[count]
+    assert members == {f"{prefix} {n}" for n in range(1, total + 1)}
+    assert "(1) " in record.answer and f"({total}) " in record.answer
+
+
+@pytest.mark.parametrize("question", ["Who has to appoint a DPO?", "Who needs a data protection officer?"])
+def test_asked_who_must_do_something_the_provision_putting_the_duty_on_someone_leads(make_services, question):
+    # not a patient roster question ("who has diabetes?"), and not how the DPO must be chosen (37(5), passive)
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation == "GDPR Art. 37(1)", record.answer
+    assert record.answer.startswith("The controller and the processor must in any case designate")
+    assert "public authority" in record.answer and "large scale" in record.answer

@@ -1,0 +1,50 @@
+"""A numbered series asked for whole: which questions ask for one, and which citations are its members."""
+
+from __future__ import annotations
+
+import pytest
+
+from language.analysis import across_patients
+from language.series import asked_series, member_of
+
+PRINCIPLES = [f"Caldicott Principle {n}" for n in (8, 6, 4)]
+STANDARDS = ["NDG Data Security Standard 2", "NDG Data Security Standard 7"]
+
+
+def test_a_member_is_a_citation_ending_in_its_number_not_a_provision_s_paragraph():
+    assert member_of("Caldicott Principle 8").prefix == "Caldicott Principle"
+    assert member_of("NDG Data Security Standard 10").number == 10
+    assert member_of("GDPR Art. 33(1)") is None and member_of("CareShield Rider (Group) cl. 3.9.1") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "citations", "prefix"),
+    [
+        ("What are the Caldicott principles?", PRINCIPLES, "Caldicott Principle"),
+        ("Can you list the NDG data security standards?", STANDARDS + PRINCIPLES, "NDG Data Security Standard"),
+        ("Summarise the standards", STANDARDS, "NDG Data Security Standard"),
+        # the name asked must be in the series' own: no NDG standard is a Caldicott standard
+        ("What are the Caldicott standards?", STANDARDS, None),
+        # one provision's list, not a series
+        ("What are the conditions for consent?", ["Consent Condition 1", "Consent Condition 2"], None),
+        ("What are the principles of processing?", PRINCIPLES, None),
+        # one member is no series
+        ("What are the Caldicott principles?", ["Caldicott Principle 2", "GDPR Art. 5(1)"], None),
+    ],
+)
+def test_a_series_is_asked_for_by_its_members_plural_noun_and_name(question, citations, prefix):
+    assert asked_series(question, citations) == prefix
+
+
+@pytest.mark.parametrize(
+    ("question", "roster"),
+    [
+        ("Who has diabetes?", True),
+        ("Who is on warfarin?", True),
+        ("Who has to appoint a DPO?", False),
+        ("Who is responsible for reporting a breach?", False),
+        ("Who is the controller for shared care records?", False),
+    ],
+)
+def test_who_has_a_condition_asks_across_patients_and_who_has_a_duty_does_not(question, roster):
+    assert across_patients(question) is roster
