@@ -1000,6 +1000,26 @@ def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -
     return best if case_words(best) else lead
 
 
+# an exception to other paragraphs of the same article: "Paragraphs 1 and 2 do not apply to the extent that ..."
+_EXCEPTION_TO_RE = re.compile(
+    r"^\W*(?P<named>paragraphs? \d+(?:(?:,| and| or) \d+)*) (?:do|does|shall|will) not apply\b", re.I
+)
+
+
+def _rule_before_its_exception(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> Option:
+    """Asked what something is, the rule answers, not the exception to it: "What is the right to be forgotten?" is
+    Art. 17(1)'s right to erasure, not 17(3)'s "Paragraphs 1 and 2 do not apply ...", when the evidence holds
+    the paragraph the exception names first (asked whether one may, the exception can be the answer)."""
+    match = _EXCEPTION_TO_RE.match(lead.statement.text)
+    if not match:
+        return lead
+    first = re.search(r"\d+", match.group("named"))
+    article = blocks[lead.block].citation.split("(")[0]
+    rule = f"{article}({first.group(0)})" if first else ""
+    stating = [o for o in candidates if blocks[o.block].citation == rule and not o.statement.marker]
+    return max(stating, key=lambda o: (o.support, -o.statement.position), default=lead)
+
+
 def _list_for_its_lead_in(lead: Option, candidates: list[Option], question: str, analysis: QuestionAnalysis) -> Option:
     """A point that says nothing the question asks about leads only for its lead-in ("... are subject to
     administrative fines up to 20 000 000 EUR ...: (b) the data subjects' rights"): the lead-in is quoted with
@@ -1065,6 +1085,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
     lead = _point_for_the_case(lead, candidates, question)
     lead = _list_for_its_lead_in(lead, candidates, question, analysis)
+    if analysis.answer_type == "definition":
+        lead = _rule_before_its_exception(lead, candidates, blocks)
     if analysis.answer_type == "yes_no" and not lead.cue:
         lead = _ruling_beside(lead, candidates)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."

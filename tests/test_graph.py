@@ -454,6 +454,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "CareShield Rider (Individual) cl. 7.1",
             "at least 48 hours before admission",
         ),
+        (  # answering a request is "information on action taken on a request", not an EHDS data permit
+            "How long does a hospital have to respond to a subject access request?",
+            "GDPR Art. 12(3)",
+            "within one month",
+        ),
     ],
 )
 def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services, question, cited, stated):
@@ -508,3 +513,10 @@ def test_asked_who_must_do_something_the_provision_putting_the_duty_on_someone_l
     assert record.citations[0].citation == "GDPR Art. 37(1)", record.answer
     assert record.answer.startswith("The controller and the processor must in any case designate")
     assert "public authority" in record.answer and "large scale" in record.answer
+
+
+def test_asked_what_a_right_is_the_rule_granting_it_leads_not_the_exception_to_it(make_services):
+    # Art. 17(3) "Paragraphs 1 and 2 do not apply ..." is graded above 17(1): it shares the article's title
+    record = run_graph("What is the right to be forgotten?", make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation == "GDPR Art. 17(1)", record.answer
+    assert record.answer.startswith("The data subject has the right to obtain from the controller the erasure")
