@@ -22,6 +22,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bdpia\b", "data protection impact assessment"),
     (r"\bdpo\b", "data protection officer"),
     (r"\bsars?\b|\bsubject access\b", "right of access by the data subject"),
+    # how long an organisation has to answer a data subject's request: "information on action taken on a request"
+    (
+        r"\b(respond|reply|answer|deal with|get back)\w*\b.{0,40}\b(requests?|sars?)\b"
+        r"|\b(requests?|sars?)\b.{0,40}\b(respond|reply|answer|deal with|get back)\w*",
+        "information on action taken on a request within one month",
+    ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),
     (r"\bndg\b", "National Data Guardian data security standards"),
     (r"\bico\b", "supervisory authority Information Commissioner"),
