@@ -22,10 +22,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bdpia\b", "data protection impact assessment"),
     (r"\bdpo\b", "data protection officer"),
     (r"\bsars?\b|\bsubject access\b", "right of access by the data subject"),
-    # how long an organisation has to answer a data subject's request: "information on action taken on a request"
+    # how long an organisation has to answer a data subject's request (not a Freedom of Information one):
+    # "information on action taken on a request"
     (
-        r"\b(respond|reply|answer|deal with|get back)\w*\b.{0,40}\b(requests?|sars?)\b"
-        r"|\b(requests?|sars?)\b.{0,40}\b(respond|reply|answer|deal with|get back)\w*",
+        r"\b(respond|reply|answer|deal with|get back)\w*\b.{0,40}(\bsubject access\b|\bsars?\b|\b(access|erasure"
+        r"|rectification|portability) requests?\b|\brequests? (for|to see|to access|to delete|to correct) (my|his|her"
+        r"|their|our|a|the) (patient'?s? )?(records?|data|notes|information)\b)",
         "information on action taken on a request within one month",
     ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),
