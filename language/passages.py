@@ -16,7 +16,12 @@ from language.sentences import is_heading, split_sentences
 
 POINT_RE = re.compile(r"^\s*(\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]|[-•*])\s+(?=\S)", re.I)
 _PARAGRAPH_NUMBER_RE = re.compile(r"^\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|\(\d{1,3}\))\s+(?=\S)")
-_INLINE_POINT_RE = re.compile(r"\s(?=\(?(?:[a-h]|[ivx]{1,4})[.)]\s+\S)")  # "provided that: i. X ii. Y" in one line
+# "provided that: i. X ii. Y" in one line; not a reference to points ("in Article 14(1), points (a), (b) and (c)",
+# "referred to in point (a) of the first subparagraph")
+_INLINE_POINT_RE = re.compile(
+    r"(?<!\bpoint)(?<!\bpoints)(?<!\bparagraph)(?<!,)(?<!\) and)(?<!\) or)"
+    r"\s(?=\(?(?:[a-h]|[ivx]{1,4})[.)]\s+(?!(?:of|and|or)\b)\S)"
+)
 _LEAD_IN_RE = re.compile(r":\s*$")
 LIST_ITEM_MAX_WORDS = 15  # a heading's first point this short is an item of a list, not a paragraph of rules
 _CLAUSE_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")

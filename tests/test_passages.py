@@ -107,3 +107,26 @@ def test_points_straight_after_a_heading_are_that_heading_s_list():
     )
     assert rules[0].heading and not rules[0].points  # lettered paragraphs that each state a rule stay paragraphs
     assert rules[1].marker == "(a)" and not rules[1].lead_in
+
+
+def test_a_reference_to_points_is_not_split_into_points():
+    text = (
+        "1. Member States shall lay down rules on the authorisations referred to in point (a) of the first "
+        "subparagraph and on the actions of guardians.\n"
+        "Note: this Article applies from 26 March 2029 to the categories in Article 14(1), points (a), (b) and (c), "
+        "and from 26 March 2031 to those in points (d), (e) and (f)."
+    )
+    said = [s.text for s in statements(text)]
+    assert said[0].endswith("point (a) of the first subparagraph and on the actions of guardians.")
+    assert len(said) == 2 and said[1].endswith("points (d), (e) and (f).")
+
+
+def test_an_inline_list_is_still_split_into_its_points():
+    text = (
+        "The Insured Person shall notify the Company in writing: (a) in the event of emergency Hospitalisation, "
+        "within 48 hours of admission; (b) in the event of planned Hospitalisation, at least 48 hours before "
+        "admission. The hospital must have: (c) an operation theatre of its own; and (d) daily patient records."
+    )
+    points = [s for s in statements(text) if s.marker]
+    assert [p.marker for p in points] == ["(a)", "(b)", "(c)", "(d)"]
+    assert points[0].text.startswith("in the event of emergency")
