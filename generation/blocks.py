@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
 from language.analysis import QuestionAnalysis
@@ -62,6 +63,24 @@ def naming_every_asked_word(blocks: list[Evidence], cap: int, asked: frozenset[s
                 kept = [*kept[:i], *kept[i + 1 :], extra]
                 break
     return kept
+
+
+STATING_MARGIN = 0.1  # how much weaker than the weakest kept block a block stating the fact asked may be graded
+
+
+def with_block_stating(kept: list[Evidence], pool: list[Evidence], states: Callable[[str], bool]) -> list[Evidence]:
+    """The kept evidence, or, when none of it states the kind of fact asked (a date, a period, an amount), with the
+    best block of the pool that does, graded nearly as well as the weakest kept, in place of the weakest: "When
+    does the EHDS apply?" is answered by the date in Article 105's note, which five EHDS articles graded alike,
+    all stating no date, had pushed out."""
+    if not kept or any(states(b.text) for b in kept):
+        return kept
+    floor = min(b.confidence or 0.0 for b in kept) - STATING_MARGIN
+    ids = {b.chunk_id for b in kept}
+    stating = next(
+        (b for b in pool if b.chunk_id not in ids and (b.confidence or 0.0) >= floor and states(b.text)), None
+    )
+    return kept if stating is None else [*kept[:-1], stating]
 
 
 def series_members(question: str, blocks: list[Evidence]) -> list[Evidence]:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from core.types import Evidence
-from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME
+from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME, STATING_MARGIN
 from generation.opener import EXCEPTED, yes_no_opener
 from generation.prompts import REFUSAL
 from generation.records import compose_records
@@ -70,7 +70,7 @@ META_LABELS = frozenset({"scope", "source", "history", "background", "note", "st
 _META_QUESTION_RE = re.compile(
     r"\b(histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
     r"|scope|appl(y|ies) (to|from)|(start|begin)s? (to apply|applying)|source|background|status|in(to)? force"
-    r"|take effect|replaced|which (\w+ )?profiles?)\b",
+    r"|take effect|replaced|which (\w+ )?profiles?|when (do|does|will)\b[^?]{0,60}\bappl(y|ies|ying))\b",
     re.I,
 )
 BOILERPLATE_PENALTY = 0.3  # a statement repeated in several documents says nothing about any one of them
@@ -222,10 +222,9 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         return bool(statement.points) and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         return bool(yes_no_opener(question, text))
-    if date_asked := _DATE_QUESTION_RE.search(question):
+    if _DATE_QUESTION_RE.search(question):
         # "When does the EHDS start applying?": the date it applies from, not the date it was published
-        applying = bool(date_asked.group(2)) and not date_asked.group(2).lower().startswith("tak")
-        return bool(_DATE_RE.search(text)) and (not applying or bool(_APPLIES_RE.search(text)))
+        return states_kind_asked(question, analysis, text)
     if counted := _HOW_MANY_RE.search(question):  # "how many digits?": a number of digits ("10 digits", "10-digit")
         if _TIME_UNIT_RE.fullmatch(counted.group(1)):  # "how many days in advance?": "at least 48 hours before"
             return bool(_PERIOD_RE.search(text))
@@ -238,6 +237,16 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
     if analysis.answer_type == "who" and _WHO_MUST_RE.search(question):  # "who has to appoint a DPO?": who must
         return bool(_MUST_RE.search(text))
     cue = _CUES.get(analysis.answer_type)
+    return bool(cue and cue.search(text))
+
+
+def states_kind_asked(question: str, analysis: QuestionAnalysis, text: str) -> bool:
+    """Asked when, how long or how much, the text states a date, period or amount of the kind asked for (the
+    date something applies from, when asked when it applies)."""
+    if date_asked := _DATE_QUESTION_RE.search(question):
+        applying = bool(date_asked.group(2)) and not date_asked.group(2).lower().startswith("tak")
+        return bool(_DATE_RE.search(text)) and (not applying or bool(_APPLIES_RE.search(text)))
+    cue = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
     return bool(cue and cue.search(text))
 
 
@@ -500,15 +509,20 @@ def lead_option(
         # asked how long, how much or who may or must, a statement stating no period, amount, permission or duty
         # does not lead when one of the evidence that answers states it: its block, or one graded at least as
         # well (a deadline in a passage on something else is no answer), or a more binding one graded nearly as
-        # well (a provision and the commentary on it are not another passage)
+        # well (a provision and the commentary on it are not another passage); when none is, one graded nearly as
+        # well (every EHDS article grades alike for "When does the EHDS apply?", one states the date)
         top = blocks[ranked[0].block]
         floor = top.confidence or 0.0
 
-        def graded_as_well(block: Evidence) -> bool:
-            margin = BINDING_MARGIN if _outranks(block, top) else 0.0
+        def graded_as_well(block: Evidence, margin: float = 0.0) -> bool:
+            margin = max(margin, BINDING_MARGIN if _outranks(block, top) else 0.0)
             return block is top or (block.confidence or 0.0) >= floor - margin
 
-        ranked = [o for o in ranked if o.cue and graded_as_well(blocks[o.block])] or ranked
+        ranked = (
+            [o for o in ranked if o.cue and graded_as_well(blocks[o.block])]
+            or [o for o in ranked if o.cue and graded_as_well(blocks[o.block], STATING_MARGIN)]
+            or ranked
+        )
     if not ranked:
         return None
     best = ranked[0]
@@ -825,6 +839,9 @@ def render(statement: Statement, block: Evidence, lead: bool = True) -> str:
         text = f"{lead_in} {marker}{statement.text}"
     else:
         text = _without_label(statement.text)
+        if statement.label in META_LABELS and text.lower().startswith(f"{statement.label}: "):  # "Note: dates are ..."
+            rest = text[len(statement.label) + 2 :]
+            text = f"{rest[:1].upper()}{rest[1:]}"
     return _finish(_as_exclusion(_named_document(text, block) if lead else text, block))
 
 

@@ -9,8 +9,8 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
-from generation.blocks import naming_every_asked_word, with_explained_provision, with_series
-from generation.compose import asked_about
+from generation.blocks import naming_every_asked_word, with_block_stating, with_explained_provision, with_series
+from generation.compose import asked_about, states_kind_asked
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K, apply_grades, grade_all, llm_relevance, route_for
 from retrieval.services import Services
@@ -43,6 +43,8 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     # no better one names is among it; the provision the best explanation explains is among it
     pool = apply_grades(candidates, grades, services.settings.authority_order)
     graded = with_explained_provision(naming_every_asked_word(pool, k, asked_about(state["question"], analysis)), pool)
+    if analysis.answer_type in ("deadline", "amount"):  # a date, period or amount asked: a block stating one
+        graded = with_block_stating(graded, pool, lambda text: states_kind_asked(state["question"], analysis, text))
     graded = with_series(graded, pool, state["question"])  # "What are the Caldicott principles?": all of them
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0

@@ -520,3 +520,12 @@ def test_asked_what_a_right_is_the_rule_granting_it_leads_not_the_exception_to_i
     record = run_graph("What is the right to be forgotten?", make_services(), generator="offline", allow_web=False)
     assert record.citations[0].citation == "GDPR Art. 17(1)", record.answer
     assert record.answer.startswith("The data subject has the right to obtain from the controller the erasure")
+
+
+def test_asked_when_a_law_applies_the_statement_of_its_date_answers_though_every_article_grades_alike(make_services):
+    # every EHDS chunk grades alike for this question (its only word is the law's name): the note stating the
+    # date of application is brought into the evidence and leads, without its "Note:" label
+    record = run_graph("When does the EHDS apply?", make_services(), generator="offline", allow_web=False)
+    first = record.answer.split("[Source")[0]
+    assert "applies from 26 March 2027" in first and not first.startswith("Note"), record.answer
+    assert record.citations[0].citation.startswith("EHDS Art.")
