@@ -193,6 +193,9 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
             elif not kinds and block.text:
                 first = next((s.text for s in statements(block.text) if not s.heading), block.text)
                 sentences.append(f"{first.rstrip('.')} [Source {index + 1}].")
+    if kinds and sentences:  # "Is she on anything for her diabetes?": the diabetes her conditions record names too
+        named = [(i, items) for i, items in _asked_items(question, blocks) if blocks[i].section not in kinds]
+        sentences += _naming_sentences(named[:1], blocks)  # its condition's record, before encounters mentioning it
     return sentences
 
 

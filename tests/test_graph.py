@@ -529,3 +529,12 @@ def test_asked_when_a_law_applies_the_statement_of_its_date_answers_though_every
     first = record.answer.split("[Source")[0]
     assert "applies from 26 March 2027" in first and not first.startswith("Note"), record.answer
     assert record.citations[0].citation.startswith("EHDS Art.")
+
+
+def test_asked_about_a_patient_s_medicines_for_a_condition_the_answer_also_quotes_that_condition(make_services):
+    # the record does not say which medicine is for which condition: both are quoted, the medicines first
+    question = "Is Harriet O'Brien on anything for her type 2 diabetes?"
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    medications, conditions = record.answer.split("[Source")[0], record.answer.split("].")[1]
+    assert "medications: Salbutamol" in medications and "Type 2 diabetes" in conditions, record.answer
+    assert [c.citation.rsplit(" - ", 1)[1] for c in record.citations] == ["Medications", "Conditions"]
