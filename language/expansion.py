@@ -230,9 +230,10 @@ EXPANSIONS: list[tuple[str, str]] = [
         "right of access",
     ),
     (
-        r"\b(move|transfer|take|port) (my|their|his|her|our) (\w+ ){0,2}(data|records?) to\b"
+        r"\b(mov(e|es|ed|ing)|transfer(s|red|ring)?|tak(e|es|ing)|port|sen(d|ds|ding|t)) (my|their|his|her|our) "
+        r"(\w+ ){0,2}(data|records?|notes) to\b"
         r"|\bswitch(ing)? (to )?(a )?(different|another|new) (app|provider|service|hospital)\b",
-        "data portability transmit to another controller",
+        "data portability transmit to another controller or healthcare provider",
     ),
     (
         r"\b(everything|(what|which|any) (personal )?(data|information|records?|details)) (\w+ ){0,4}?"
