@@ -29,7 +29,7 @@ from generation.records import compose_records
 from generation.series import compose_series
 from language.analysis import QuestionAnalysis, about_ehds, analyse
 from language.coherence import needs_antecedent, reads_as_label
-from language.expansion import bridges, expansion_terms
+from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import ANSWER_TYPE_WORDS, content_terms
 from language.references import citation_tokens, instruments_named, parse_references, pointed_lists
@@ -47,6 +47,8 @@ MIN_LEAD_SCORE = 0.65  # the best statement, weighed with its block's grade, ans
 FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
 MAX_FOLLOWING = 2
 MAX_WORDS = 90  # the lead and what follows it, lists apart
+NEW_POINT_WORDS = 40  # ... but the first following statement saying what the question asks that the lead does not
+NEW_POINT_MIN_WORDS = 2  # (at least this many of its words: "within" alone is no new point)
 MAX_TITLE_WORDS = 12  # a provision named first is named with its title when the title is this short
 MAX_STEPS = 4  # a procedure answered clause by clause ...
 STEPS_MAX_WORDS = 180  # ... in at most this many words
@@ -624,8 +626,25 @@ def _referred(lead: Option, blocks: list[Evidence]) -> set[int]:
     return found
 
 
+def _asked_words_said(question: str, text: str) -> set[str]:
+    """The question's own words a statement says, directly or in the law's terms for its plain phrases."""
+    said = set(words(text))
+    return (content_terms(question) - ANSWER_TYPE_WORDS) & said | bridged_words(question, said)
+
+
+def _allowance(question: str, option: Option, answered: set[str], overdrawn: bool) -> int:
+    """Words a following statement may go over the budget by: once, for one saying what the question asks that
+    nothing quoted says yet (two of its words at least)."""
+    new = _asked_words_said(question, option.statement.whole) - answered
+    return NEW_POINT_WORDS if not overdrawn and len(new) >= NEW_POINT_MIN_WORDS else 0
+
+
 def following(
-    lead: Option, candidates: list[Option], blocks: list[Evidence], subject: Subject | None = None
+    lead: Option,
+    candidates: list[Option],
+    blocks: list[Evidence],
+    subject: Subject | None = None,
+    question: str = "",
 ) -> list[Option]:
     """Up to two statements of the lead's own provision that support the question, within the answer's word
     budget: first those next to it in the same paragraph (the conditions, exceptions and extensions that
@@ -638,6 +657,8 @@ def following(
     chosen: list[Option] = []
     covered = set(words(lead.statement.whole))
     budget = MAX_WORDS - len(lead.statement.whole.split())
+    answered = _asked_words_said(question, lead.statement.whole)
+    overdrawn = False
 
     referred = _referred(lead, blocks)
 
@@ -690,9 +711,14 @@ def following(
             continue
         # a later, shorter one may still fit; the clause the lead refers to for its condition ("after the waiting
         # period in Clause 4.5") is part of the answer, whatever its length
-        if len(option.statement.whole.split()) > budget and option.block not in referred:
+        # ... and so is a statement of the provision saying what the question asks that nothing quoted says yet
+        # ("Can patients insist a human looks at it?": 22(3)'s "human intervention" after 22(1))
+        length = len(option.statement.whole.split())
+        if length > budget + _allowance(question, option, answered, overdrawn) and option.block not in referred:
             continue
+        overdrawn = overdrawn or length > budget
         chosen.append(option)
+        answered |= _asked_words_said(question, option.statement.whole)
         covered |= adds
         budget -= len(option.statement.whole.split())
     return sorted(chosen, key=lambda o: (o.block != lead.block, o.block, o.statement.position))
@@ -1117,18 +1143,22 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
     listed = pointed_list(lead, candidates, blocks)
     left_out = (antecedent, listed, introduced if named_subject else None)
-    rest = [o for o in following(lead, candidates, blocks, subject) if all(o is not x for x in left_out)]
+    rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
     referred = _referred(lead, blocks)
     chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
+    answered, overdrawn = _asked_words_said(question, lead.statement.whole), False
     for number, option in enumerate(chosen):
         text = render(option.statement, blocks[option.block], lead=number == 0)
         if option is lead and named_subject:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
-        over = number and option is not listed and option is not lead and len(text.split()) > budget
+        allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0
+        over = number and option is not listed and option is not lead and len(text.split()) > budget + allowance
         if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
             continue  # what follows the lead is cut, never the lead after a long antecedent
+        overdrawn = overdrawn or bool(number and len(text.split()) > budget)
+        answered |= _asked_words_said(question, option.statement.whole)
         if number == 0 and analysis.answer_type == "yes_no":
             lead_text = _PRONOUN_RE.sub(named_subject, render(lead.statement, blocks[lead.block]), count=1)
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no

@@ -538,3 +538,16 @@ def test_asked_about_a_patient_s_medicines_for_a_condition_the_answer_also_quote
     medications, conditions = record.answer.split("[Source")[0], record.answer.split("].")[1]
     assert "medications: Salbutamol" in medications and "Type 2 diabetes" in conditions, record.answer
     assert [c.citation.rsplit(" - ", 1)[1] for c in record.citations] == ["Medications", "Conditions"]
+
+
+def test_a_following_statement_saying_what_the_question_asks_and_the_lead_does_not_may_go_over_the_budget(
+    make_services,
+):
+    # 22(1) leads; 22(3) (59 words) is over the budget left after it, but only it says "human intervention"
+    question = (
+        "Our trust wants an algorithm to decide automatically which patients get a follow-up. Can patients insist "
+        "a human looks at it?"
+    )
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert "solely on automated processing" in record.answer and "human intervention" in record.answer, record.answer
+    assert {c.citation for c in record.citations} >= {"GDPR Art. 22(1)", "GDPR Art. 22(3)"}
