@@ -176,7 +176,8 @@ _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admis
 _COVER_QUESTION_WORDS = frozenset(
     words(
         "individual group family floater member person insured year month day week time free each every health "
-        "hospital hospitalisation treatment expenses cost bill pay paid payment claim money get give offer "
+        "hospital hospitalisation treatment expenses cost costs charge charges fee fees bill pay paid payment claim "
+        "money get give offer "
         "include provide benefit need want stay company employer scheme plan join fix done surgery operation "
         # when the asker joined or that they are treated ("in my first year", "get treated for"), not what is
         # asked about
@@ -1049,18 +1050,43 @@ _EXCEPTION_TO_RE = re.compile(
 )
 
 
-def _rule_before_its_exception(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> Option:
-    """Asked what something is, the rule answers, not the exception to it: "What is the right to be forgotten?" is
-    Art. 17(1)'s right to erasure, not 17(3)'s "Paragraphs 1 and 2 do not apply ...", when the evidence holds
-    the paragraph the exception names first (asked whether one may, the exception can be the answer)."""
-    match = _EXCEPTION_TO_RE.match(lead.statement.text)
-    if not match:
+# ... or to some of what a rule of the same clause covers: "The Co-payment does not apply to the fixed benefits ..."
+_NOT_APPLYING_RE = re.compile(
+    r"^\W*(?:the|a|an|this|such)? ?(?P<thing>[\w -]{2,40}?) (?:does|do|shall|will) not apply (?:to|in) (?P<to>[^.;]+)",
+    re.I,
+)
+
+
+def _rule_before_its_exception(
+    lead: Option, candidates: list[Option], blocks: list[Evidence], question: str, analysis: QuestionAnalysis
+) -> Option:
+    """The rule answers before the exception to it. Asked what something is: "What is the right to be forgotten?"
+    is Art. 17(1)'s right to erasure, not 17(3)'s "Paragraphs 1 and 2 do not apply ...", when the evidence holds the
+    paragraph the exception names first (asked whether one may, the exception can be the answer). Asked whether
+    there is something or what it is, the clause's statement that it applies ("A Co-payment of 20% ... shall
+    apply where ...") answers before the one saying where it does not, unless the question names that case."""
+    if analysis.answer_type == "definition" and (match := _EXCEPTION_TO_RE.match(lead.statement.text)):
+        first = re.search(r"\d+", match.group("named"))
+        article = blocks[lead.block].citation.split("(")[0]
+        rule = f"{article}({first.group(0)})" if first else ""
+        stating = [o for o in candidates if blocks[o.block].citation == rule and not o.statement.marker]
+        return max(stating, key=lambda o: (o.support, -o.statement.position), default=lead)
+    not_applying = _NOT_APPLYING_RE.match(lead.statement.text)
+    if analysis.answer_type not in ("definition", "yes_no") or not not_applying:
         return lead
-    first = re.search(r"\d+", match.group("named"))
-    article = blocks[lead.block].citation.split("(")[0]
-    rule = f"{article}({first.group(0)})" if first else ""
-    stating = [o for o in candidates if blocks[o.block].citation == rule and not o.statement.marker]
-    return max(stating, key=lambda o: (o.support, -o.statement.position), default=lead)
+    if set(words(not_applying.group("to"))) & content_terms(question):  # "Does it apply to the fixed benefits?"
+        return lead
+    thing = set(words(not_applying.group("thing")))
+    applying = [
+        o
+        for o in candidates
+        if o.block == lead.block
+        and o is not lead
+        and thing <= set(words(o.statement.text))
+        and re.search(r"\b(shall|will|does|do)? ?apply\b|\bapplies\b", o.statement.text, re.I)
+        and not re.search(r"\bnot apply\b|\bno\b", o.statement.text, re.I)
+    ]
+    return max(applying, key=lambda o: (o.support, -o.statement.position), default=lead)
 
 
 def _list_for_its_lead_in(lead: Option, candidates: list[Option], question: str, analysis: QuestionAnalysis) -> Option:
@@ -1128,8 +1154,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
     lead = _point_for_the_case(lead, candidates, question)
     lead = _list_for_its_lead_in(lead, candidates, question, analysis)
-    if analysis.answer_type == "definition":
-        lead = _rule_before_its_exception(lead, candidates, blocks)
+    lead = _rule_before_its_exception(lead, candidates, blocks, question, analysis)
     if analysis.answer_type == "yes_no" and not lead.cue:
         lead = _ruling_beside(lead, candidates)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."

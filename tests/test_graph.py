@@ -551,3 +551,21 @@ def test_a_following_statement_saying_what_the_question_asks_and_the_lead_does_n
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
     assert "solely on automated processing" in record.answer and "human intervention" in record.answer, record.answer
     assert {c.citation for c in record.citations} >= {"GDPR Art. 22(1)", "GDPR Art. 22(3)"}
+
+
+def test_charges_fees_and_costs_are_no_part_of_what_a_cover_question_asks_about(make_services):
+    # the subject is the ambulance: a clause listing "Intensive Care Unit charges" is not about it
+    record = run_graph(
+        "Does the policy cover ambulance charges?", make_services(), generator="offline", allow_web=False
+    )
+    assert record.answer.startswith("Yes: the Company will reimburse the reasonable cost of a road ambulance")
+    assert record.citations[0].citation.endswith("cl. 3.6"), record.citations[0].citation
+
+
+def test_asked_whether_there_is_something_the_rule_that_it_applies_leads_over_where_it_does_not(make_services):
+    record = run_graph(
+        "Is there a co-payment under the individual rider?", make_services(), generator="offline", allow_web=False
+    )
+    first = record.answer.split("[Source")[0]
+    assert first.startswith("A Co-payment of 20% of every admissible claim"), record.answer
+    assert "does not apply to the fixed benefits" in record.answer  # the exception follows
