@@ -155,6 +155,7 @@ _INSURANCE_WEAK_RE = re.compile(
 )
 # a patient's id; "NHS number" alone is not one ("What is an NHS number?" asks the standard, not a record)
 _RECORDS_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
+_ARTICLE_NAMED_RE = re.compile(r"\b(articles?|art\.) ?\d", re.I)
 _ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpatients? (on|with|taking|who)\b", re.I)
 # "which patients get a follow-up?" in a question about an algorithm, a law, a duty or a data standard ("a patient
 # with no known allergies in UK Core") is not about the records
@@ -167,7 +168,8 @@ _GOVERNANCE_RE = re.compile(
 )
 # how personal data are handled, whoever handles them: "a computer decided my insurance claim" asks the law
 _DATA_PROTECTION_RE = re.compile(
-    r"\b(personal data|(my|our|their|his|her|patients?'?|customers?'?) (personal |health |medical )?data"
+    r"\b(personal data|health data|special categor(y|ies) (of )?(personal )?data"
+    r"|(my|our|their|his|her|patients?'?|customers?'?) (personal |health |medical )?data"
     r"|data protection|privacy|automated|automatically|profiling|human (intervention|review|look|check)"
     r"|consent to (share|sharing|disclos\w*|pass\w*|send\w*)|(share|sharing|disclos\w*|send\w*) (\w+ ){0,3}data)\b"
     r"|\b(computer|software|machine|algorithm)s?\b.{0,30}\b(decid|reject|refus|turn\w* down|approv)\w*"
@@ -185,8 +187,10 @@ _NOT_COVER_RE = re.compile(
 )
 # "who has atrial fibrillation?" asks across the records; "who has been looking at my record?" does not
 # "who has diabetes?", "who is on warfarin?"; not a duty or role ("who has to appoint a DPO?", "who is responsible?")
+# asked ("Who has ...?", "Tell me who is on ..."), not a relative clause ("members who are seriously ill")
 _WHO_HAS_RE = re.compile(
-    r"\bwho (has|have|is|are|takes|take)\b(?! been\b| had\b| got access\b| to\b| (?:the|a|an|responsible|required"
+    r"(?:^\W*|\b(?:tell me|list|show me|find|know|see) )who (has|have|is|are|takes|take)\b"
+    r"(?! been\b| had\b| got access\b| to\b| (?:the|a|an|responsible|required"
     r"|entitled|allowed|obliged|liable|able|accountable|in charge)\b)",
     re.I,
 )
@@ -305,7 +309,9 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
     """Where a question belongs when it names no collection; None when nothing in it says."""
     if patient_named or _RECORDS_RE.search(question) or across_patients(question):
         return "records"
-    if instrument_named(question):  # "the EHDS ... raising their insurance premium" asks the law, not a wording
+    # "the EHDS ... raising their insurance premium" asks the law, not a wording; so does "Which Article 9 condition
+    # covers us ... so we can pay statutory sick pay?" (a wording has clauses, not articles)
+    if instrument_named(question) or _ARTICLE_NAMED_RE.search(question):
         return "governance"
     if _DATA_PROTECTION_RE.search(question):
         return None
@@ -328,7 +334,7 @@ def across_patients(question: str) -> bool:
     or of a duty towards patients ("can patients insist a human decides which patients get a follow-up?")."""
     if _GOVERNANCE_RE.search(question) or _RIGHTS_OBJECT_RE.search(question):
         return False
-    return bool(_ACROSS_PATIENTS_RE.search(question) or _WHO_HAS_RE.search(question))
+    return bool(_ACROSS_PATIENTS_RE.search(question) or _WHO_HAS_RE.search(question_sentence(question)))
 
 
 @lru_cache(maxsize=1024)  # retrieve, scope, grade, generate and the composer each read it (about 130 us each time)

@@ -155,6 +155,9 @@ def test_scope_named_in_the_question():
         ("Who has access to my records?", False),
         ("What conditions does pat-0045 have?", False),
         ("Is Lucy Roberts on apixaban?", False),
+        # a relative clause is not the question asked
+        ("Our church keeps a list of members who are seriously ill. Can we give it to the hospice?", False),
+        ("Can you tell me who is on warfarin?", True),
     ],
 )
 def test_questions_asked_across_every_patients_record(question, across):
@@ -220,3 +223,19 @@ def test_a_sentence_in_the_law_s_terms_supports_the_plain_words_they_stand_for()
     asked = "How long do we have to reply to a request for everything we hold on a patient?"
     breach = "The rights and freedoms of natural persons are protected when personal data are breached."
     assert not {"everyth", "hold"} & score_sentences(asked, [[breach]], None)[0].terms
+
+
+@pytest.mark.parametrize(
+    ("question", "domain"),
+    [
+        # "pay" twice and "covers": but a wording has clauses, not articles, and health data is the law's
+        (
+            "We keep staff fit notes so we can pay statutory sick pay. Which Article 9 condition covers us?",
+            "governance",
+        ),
+        ("Our hospital pays for the cover of health data we keep on staff: is that allowed?", None),
+        ("Does my policy pay for cataract surgery?", "insurance"),
+    ],
+)
+def test_a_question_naming_an_article_or_health_data_is_not_about_a_policy_wording(question, domain):
+    assert analyse(question).domain == domain
