@@ -141,6 +141,21 @@ def with_explained_provision(kept: list[Evidence], pool: list[Evidence]) -> list
     return [*(e for i, e in enumerate(kept) if i != last), provision]
 
 
+# what a clause on running the policy says of cover: "no cover is available for the period from the due date to
+# the date of receipt of the premium", "cover shall cease"
+_STATES_COVER_RE = re.compile(
+    r"\b(no cover|cover (is|shall be|will be) (not )?(available|treated|continuous|suspended)|cover (shall|will) "
+    r"(cease|end|lapse|terminate)|(is|are|shall be|will be) not covered)\b",
+    re.I,
+)
+
+
+def _states_cover(clause: Evidence) -> bool:
+    """A clause on running the policy (grace period, renewal, cancellation) that says when there is cover; never
+    a definition."""
+    return clause.metadata.get("section_key") != "definitions" and bool(_STATES_COVER_RE.search(clause.text))
+
+
 def cover_clauses(analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[list[Evidence], str]:
     """A question about what a policy pays for is answered only from a wording's clauses on cover,
     exclusions, waiting periods or limits (a web page or a premium clause cannot say what a wording
@@ -148,7 +163,7 @@ def cover_clauses(analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[l
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
     if not blocks or not analysis.about_cover or not (clauses or analysis.domain == "insurance"):
         return blocks, ""
-    kept = [b for b in clauses if b.metadata.get("section_key") not in NOT_ABOUT_COVER]
+    kept = [b for b in clauses if b.metadata.get("section_key") not in NOT_ABOUT_COVER or _states_cover(b)]
     if kept:
         return kept, ""
     if not clauses:

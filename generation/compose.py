@@ -182,7 +182,9 @@ _COVER_QUESTION_WORDS = frozenset(
         # when the asker joined or that they are treated ("in my first year", "get treated for"), not what is
         # asked about
         "buy bought last ago soon just recently new already start started first treat treated "
-        "no not nor don doesn didn isn aren won"  # "If I don't claim, do I get a no-claims bonus?" asks about a bonus
+        "no not nor don doesn didn isn aren won ve ll re ever "  # "If I don't claim, do I get a no-claims bonus?"
+        # admitted to hospital, some days ago: the asker's situation, not what is asked about
+        "admit admitted admission one two three four five six seven eight nine ten eleven twelve"
     )
 )
 

@@ -569,3 +569,26 @@ def test_asked_whether_there_is_something_the_rule_that_it_applies_leads_over_wh
     first = record.answer.split("[Source")[0]
     assert first.startswith("A Co-payment of 20% of every admissible claim"), record.answer
     assert "does not apply to the fixed benefits" in record.answer  # the exception follows
+
+
+def test_a_clause_on_running_the_policy_that_says_when_there_is_no_cover_answers_a_cover_question(make_services):
+    # the grace period clause says "no cover is available for the period from the due date to the date of receipt"
+    question = (
+        "I pay my individual CareShield premium monthly and paid ten days late; I was in hospital for two nights "
+        "during those ten days. Is that stay covered?"
+    )
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation == "CareShield Rider (Individual) cl. 8.1", record.answer
+    assert "no cover is available for the period from the due date" in record.answer
+
+
+def test_the_asker_s_situation_is_not_what_a_cover_question_asks_about(make_services):
+    # "admitted", "ten days", "I've ever" set the scene: the subject is typhoid, which no clause names, so the
+    # first-30-days exclusion answers, not the daily cash clause that says "if a claim is admitted"
+    question = (
+        "I joined my employer's group CareShield rider ten days ago, my first ever health cover, and I've just "
+        "been admitted with typhoid. Will the claim be paid?"
+    )
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation == "CareShield Rider (Group) cl. 4.3", record.answer
+    assert "within 30 days" in record.answer.split("[Source")[0]
