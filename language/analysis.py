@@ -99,7 +99,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|^[\w' -]{0,60}\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
         r"|principles|tasks|illnesses|diseases|benefits)\?$"  # a terse "EHDS priority categories"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
-        r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover)\b"
+        r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover|set out|spell out|specify)\b"
         r"|\bwhat (has|have|needs?|must) (to )?(be|go) (in|into|included in|set out in)\b",
     ),
     (
