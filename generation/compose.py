@@ -200,6 +200,7 @@ class Option:
     cue: bool = False
 
 
+_POINTS_OF_RE = re.compile(r"\bpoints \([a-z]\)(?:(?:,| and| or) \([a-z]\))+ of Article \d+", re.I)
 _EXCEPTED_RE = re.compile(rf"{EXCEPTED}[^;:.()]*", re.I)
 
 
@@ -224,7 +225,10 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))  # named by the list or by its clause ("7.4 Claim Documents")
         named = set(words(statement.text)) | set(words(_heading(block)))
-        return bool(statement.points) and (not listed or bool(listed & named))
+        # its points, or another provision's taken in ("... contain at least the information referred to in points
+        # (b), (c) and (d) of Article 33(3)")
+        listing = bool(statement.points) or bool(_POINTS_OF_RE.search(statement.text))
+        return listing and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         return bool(yes_no_opener(question, text))
     if _DATE_QUESTION_RE.search(question):
@@ -736,6 +740,32 @@ def pointed_list(lead: Option, candidates: list[Option], blocks: list[Evidence])
     return next((o for o in candidates if o.statement.points and tokens & set(blocks[o.block].refs)), None)
 
 
+_POINTS_TAKEN_IN_RE = re.compile(
+    r"\bpoints? (?P<letters>\([a-z]\)(?:(?:,| and| or) \([a-z]\))*) of Article (?P<article>\d+(?:\(\d+\))?)", re.I
+)
+
+
+def points_taken_in(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> Option | None:
+    """The points of another provision the lead takes in ("must contain at least the information and measures
+    referred to in points (b), (c) and (d) of Article 33(3)"), as one statement under that provision, when the
+    evidence holds them: the lead alone names none of them."""
+    match = _POINTS_TAKEN_IN_RE.search(lead.statement.text)
+    if not match:
+        return None
+    instrument = blocks[lead.block].citation.split(" Art.")[0]
+    citation = f"{instrument} Art. {match.group('article')}"
+    letters = re.findall(r"\([a-z]\)", match.group("letters"))
+    for option in candidates:  # the provision's lead-in, with all its points
+        if blocks[option.block].citation != citation or not option.statement.points:
+            continue
+        by_marker = {point.split(" ", 1)[0]: point for point in option.statement.points}
+        if all(letter in by_marker for letter in letters):
+            points = tuple(by_marker[letter] for letter in letters)
+            statement = Statement(f"Under {citation}:", points=points, position=option.statement.position)
+            return Option(option.block, statement, option.support, option.score, option.cue)
+    return None
+
+
 def procedure_steps(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> list[Option]:
     """Asked how to do something, when the lead's numbered clause is one of several clauses under the same
     number in the evidence (9.1 helpline, 9.2 Grievance Redressal Officer, 9.3 Ombudsman), the answer is those
@@ -1168,7 +1198,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if named_subject:
         antecedent = None
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
-    listed = pointed_list(lead, candidates, blocks)
+    listed = pointed_list(lead, candidates, blocks) or points_taken_in(lead, candidates, blocks)
     left_out = (antecedent, listed, introduced if named_subject else None)
     rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
     referred = _referred(lead, blocks)

@@ -592,3 +592,21 @@ def test_the_asker_s_situation_is_not_what_a_cover_question_asks_about(make_serv
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
     assert record.citations[0].citation == "CareShield Rider (Group) cl. 4.3", record.answer
     assert "within 30 days" in record.answer.split("[Source")[0]
+
+
+def test_what_a_document_sets_out_is_answered_with_its_whole_list(make_services):
+    record = run_graph(
+        "What does an EHDS data permit actually set out?", make_services(), generator="offline", allow_web=False
+    )
+    assert record.citations[0].citation == "EHDS Art. 68(10)", record.answer
+    assert "(a) the categories" in record.answer and "(h) any specific conditions" in record.answer
+
+
+def test_points_of_another_article_a_provision_takes_in_are_quoted_after_it(make_services):
+    # Art. 34(2): "... must contain at least the information and measures referred to in points (b), (c) and (d)
+    # of Article 33(3)": the letter to patients, not the notification to the regulator
+    question = "What has to go in the letter to patients when we tell them about a data breach?"
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert [c.citation for c in record.citations][:2] == ["GDPR Art. 34(2)", "GDPR Art. 33(3)"], record.answer
+    assert "clear and plain language" in record.answer and "Under GDPR Art. 33(3): (b) give the name" in record.answer
+    assert "(a) describe the nature" not in record.answer  # only the points taken in
