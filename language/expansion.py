@@ -49,6 +49,17 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(countries|member states|health data access bodies|hdabs|national bodies)\b",
         "more than one Member State single application",
     ),
+    # telling everyone whose data were obtained elsewhere would be out of proportion: the exemption from informing
+    (
+        r"\b(write to|contact|tell|inform|notify|letter to) (every|each|all)( one)?( of)? (them|patients?|people"
+        r"|individuals|data subjects)\b|\bnever had (any )?contact with\b",
+        "provision of such information proves impossible or would involve a disproportionate effort",
+    ),
+    # health data used to teach students: the secondary-use purpose of education and teaching
+    (
+        r"\b(teach\w*|lectur\w*|students?|training (courses?|programmes?)|nursing degree|medical school)\b",
+        "education or teaching activities in health or care sectors at vocational or higher education level",
+    ),
     # a record someone finds one-sided or incomplete: their own statement added to it
     (
         r"\b(add|adding|added|include|including|attach|attaching|put) (my|our|their|his|her|a|an) (own )?"

@@ -454,6 +454,17 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "CareShield Rider (Individual) cl. 7.1",
             "at least 48 hours before admission",
         ),
+        (  # data obtained elsewhere: informing each person may be a disproportionate effort (Art. 14(5)(b))
+            "We analyse hospital records of 150,000 people we never had any contact with. Do we have to write to "
+            "each of them with privacy information?",
+            "GDPR Art. 14(5)",
+            "disproportionate effort",
+        ),
+        (  # teaching students is a secondary-use purpose of its own
+            "Can a medical school get EHDS health data through a data permit for teaching its students?",
+            "EHDS Art. 53(1)",
+            "education or teaching activities",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
