@@ -1226,7 +1226,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
-        budget -= len(text.split())  # the provision's name below is the answer's heading: it takes no budget
+        if option is not listed:  # lists apart (see MAX_WORDS); the provision's name below takes no budget either
+            budget -= len(text.split())
         if number == 0 and (name := _opening_name(analysis, blocks[lead.block])):
             text = f"{name}: {text}"
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")

@@ -390,6 +390,24 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(terms|t ?& ?cs?|small print|contract)\b|\bsmall print\b",
         "request for consent clearly distinguishable from the other matters",
     ),
+    # a right mentioned only in the small print: it must be brought to attention clearly and separately
+    (
+        r"\b(small print|fine print|buried|hidden|tucked away|near the end|at the bottom)\b.{0,120}\bright\b"
+        r"|\bright\b.{0,120}\b(small print|fine print|buried|hidden|tucked away|near the end|at the bottom)\b",
+        "explicitly brought to the attention presented clearly and separately from any other information",
+    ),
+    # paid out before and asked for again: a benefit payable once in a lifetime, cover ending on payment
+    (
+        r"\b(claim|get|receive|be paid|pay out|paid out) (it |the (\w+ ){0,2}(lump sum|benefit|payout) )?"
+        r"(again|a second time|twice)\b|\b(second|another) (lump sum|payout|critical illness claim)\b",
+        "benefit is payable once in the lifetime cover under this Clause ends",
+    ),
+    # asking the people concerned what they think: seeking the views of data subjects
+    (
+        r"\bask (the )?(patients|people|users|service users|them|the public)( themselves)? (what they think|for "
+        r"their (views|opinions?))\b|\bconsult (the )?(patients|people|users|public)\b",
+        "seek the views of data subjects or their representatives",
+    ),
     (r"\b(jointly|together) (decide|run|determine)\w*\b|\bdecide together\b", "joint controllers"),
     (
         r"\b(offices|establishments?|branches) in (several|many|different|two|three|four|five|\d+) (eu |european )?"

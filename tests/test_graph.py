@@ -465,6 +465,16 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 53(1)",
             "education or teaching activities",
         ),
+        (  # a right mentioned only in the small print: brought to attention clearly and separately
+            "Our privacy notice only mentions the right to object in the small print at the bottom. Is that enough?",
+            "GDPR Art. 21(4)",
+            "clearly and separately",
+        ),
+        (  # asking patients what they think of it: seeking the views of data subjects
+            "For our DPIA on a new booking app, should we ask patients what they think of it?",
+            "GDPR Art. 35(9)",
+            "for their views",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
@@ -621,3 +631,13 @@ def test_points_of_another_article_a_provision_takes_in_are_quoted_after_it(make
     assert [c.citation for c in record.citations][:2] == ["GDPR Art. 34(2)", "GDPR Art. 33(3)"], record.answer
     assert "clear and plain language" in record.answer and "Under GDPR Art. 33(3): (b) give the name" in record.answer
     assert "(a) describe the nature" not in record.answer  # only the points taken in
+
+
+def test_a_list_quoted_after_the_lead_takes_no_word_budget_from_what_follows(make_services):
+    # the list of critical illnesses (cl. 3.9.1) used to crowd out "payable once in the lifetime"
+    question = (
+        "I was paid the critical illness lump sum on my individual rider for cancer. Can I claim it again for a stroke?"
+    )
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert "(h) Permanent paralysis of limbs" in record.answer, record.answer
+    assert "once in the lifetime" in record.answer
