@@ -62,7 +62,8 @@ _RULES: list[tuple[AnswerType, str]] = [
         "yes_no",
         r"^\s*(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)\s+[a-z]+\b"
         r"|([,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
-        r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|patients?|[a-z]+s)\b",
+        r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|every|each|all|any|patients?"
+        r"|[a-z]+s)\b",
     ),
     (  # "Which Caldicott principle is about complying with the law?": the answer names a provision
         "provision",

@@ -396,6 +396,19 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bright\b.{0,120}\b(small print|fine print|buried|hidden|tucked away|near the end|at the bottom)\b",
         "explicitly brought to the attention presented clearly and separately from any other information",
     ),
+    # every hospital, clinic or practice: all healthcare providers
+    (
+        r"\b(every|all|each|any) (\w+ )?(hospitals?|clinics?|gp practices?|surger(y|ies)|care providers?)\b",
+        "all healthcare providers",
+    ),
+    # linked to a service or network: connected to it
+    (r"\b(hook(ed)? up|plugged in(to)?|link(ed)? up|join(ed)? up)\b", "connected to"),
+    # a country adding protections of its own: stricter measures and additional safeguards at national level
+    (
+        r"\b(extra|more|additional|tighter|stronger|stricter) (\w+ )?(protections?|safeguards?|rules|restrictions"
+        r"|measures)\b",
+        "stricter measures and additional safeguards at national level",
+    ),
     # paid out before and asked for again: a benefit payable once in a lifetime, cover ending on payment
     (
         r"\b(claim|get|receive|be paid|pay out|paid out) (it |the (\w+ ){0,2}(lump sum|benefit|payout) )?"

@@ -475,6 +475,17 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 35(9)",
             "for their views",
         ),
+        (  # extra protections of a country's own: stricter measures and additional safeguards
+            "Can a Member State add extra protections for genomic data that is made available for secondary use "
+            "under the EHDS?",
+            "EHDS Art. 51(4)",
+            "stricter measures and additional safeguards",
+        ),
+        (  # every GP practice: all healthcare providers
+            "Do all GP practices have to connect to the national contact point for digital health?",
+            "EHDS Art. 23(5)",
+            "all healthcare providers are connected",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
