@@ -476,6 +476,17 @@ def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
     return not asked or bool(asked & _named(f"{option.statement.whole} {heading}"))
 
 
+# a period or requirement set aside: "The waiting period for Pre-existing Diseases is waived for all Insured Persons"
+_SET_ASIDE_RE = re.compile(r"\b(waived|no waiting period|(does|shall|will) not apply|from the first day)\b", re.I)
+
+
+def _states_fact(fact_kind: re.Pattern[str], option: Option, block: Evidence, subject: Subject) -> bool:
+    """The statement states the period or amount asked for, or, in the clause headed by the subject, that there
+    is none ("... is waived"): asked how long the wait for pre-existing diseases is, "waived" answers."""
+    text = _cue_text(option.statement, block)
+    return bool(fact_kind.search(text)) or (subject.named_by(_heading(block)) and bool(_SET_ASIDE_RE.search(text)))
+
+
 def lead_option(
     candidates: list[Option],
     blocks: list[Evidence],
@@ -500,9 +511,9 @@ def lead_option(
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
     if subject:  # a clause whose heading names the subject answers before one that mentions it in passing,
         cued = any(o.cue for o in ranked)  # when it states the kind of fact asked (a period, an amount)
-        stating = [o for o in ranked if fact_kind and fact_kind.search(_cue_text(o.statement, blocks[o.block]))]
+        stating = [o for o in ranked if fact_kind and _states_fact(fact_kind, o, blocks[o.block], subject)]
         ranked = stating or ranked  # asked how long or how much, a clause stating no period or amount does not answer
-        eligible = [o for o in ranked if not _defines(o, blocks) and (o.cue or not cued)]
+        eligible = [o for o in ranked if not _defines(o, blocks) and (o.cue or not cued or o in stating)]
         headed = [o for o in eligible if subject.named_by(_heading(blocks[o.block]))]
         if headed:
             ranked = headed

@@ -652,3 +652,11 @@ def test_a_list_quoted_after_the_lead_takes_no_word_budget_from_what_follows(mak
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
     assert "(h) Permanent paralysis of limbs" in record.answer, record.answer
     assert "once in the lifetime" in record.answer
+
+
+def test_asked_how_long_a_wait_is_the_clause_headed_by_the_subject_saying_it_is_waived_answers(make_services):
+    # "waived" states no period, yet answers; the 12-month clause states one, for other diseases
+    question = "What is the waiting period for pre-existing diseases under the group rider?"
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation == "CareShield Rider (Group) cl. 4.1", record.answer
+    assert "is waived" in record.answer.split("[Source")[0]
