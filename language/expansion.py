@@ -50,9 +50,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         "more than one Member State single application",
     ),
     # telling everyone whose data were obtained elsewhere would be out of proportion: the exemption from informing
+    # (with privacy information: telling every patient of a breach is another duty, Art. 34)
     (
         r"\b(write to|contact|tell|inform|notify|letter to) (every|each|all)( one)?( of)? (them|patients?|people"
-        r"|individuals|data subjects)\b|\bnever had (any )?contact with\b",
+        r"|individuals|data subjects) (with|about|of) (\w+ ){0,2}(privacy|information|notices?|how)\b"
+        r"|\bnever had (any )?contact with\b",
         "provision of such information proves impossible or would involve a disproportionate effort",
     ),
     # health data used to teach students: the secondary-use purpose of education and teaching
