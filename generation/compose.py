@@ -146,10 +146,16 @@ _APPLIES_RE = re.compile(
 )
 _DATE_RE = re.compile(
     r"\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b"
+    # a date in every year: "must be published by 30 June"
+    r"|\b(by|before|until|from|on) \d{1,2} (january|february|march|april|may|june|july|august|september|october"
+    r"|november|december)\b"
     r"|\b(from|by|until|before|in|since) (\d{1,2} )?((january|february|march|april|may|june|july|august|september"
     r"|october|november|december) )?\d{4}\b",
     re.I,
 )
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_DAY_RE = re.compile(rf"\b\d{{1,2}} ({_MONTHS})\b|\b({_MONTHS}) \d{{1,2}}\b", re.I)
+_BY_DATE_RE = re.compile(r"\bby (what|which) date\b|\b(what|which) date\b.{0,60}\b(by|due|deadline)\b", re.I)
 _WHO_MAY_RE = re.compile(
     r"\bwho (is|are) (allowed|permitted|entitled|able)\b|\bwho (can|may|could)\b|\bwho should (be able to|have|get)\b",
     re.I,
@@ -254,7 +260,9 @@ def states_kind_asked(question: str, analysis: QuestionAnalysis, text: str) -> b
     date something applies from, when asked when it applies)."""
     if date_asked := _DATE_QUESTION_RE.search(question):
         applying = bool(date_asked.group(2)) and not date_asked.group(2).lower().startswith("tak")
-        return bool(_DATE_RE.search(text)) and (not applying or bool(_APPLIES_RE.search(text)))
+        # a date something must be done by is a day ("by 30 June"), not a year something happened in ("in 2018")
+        dated = _DAY_RE if _BY_DATE_RE.search(question) else _DATE_RE
+        return bool(dated.search(text)) and (not applying or bool(_APPLIES_RE.search(text)))
     cue = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
     return bool(cue and cue.search(text))
 

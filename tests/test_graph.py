@@ -486,6 +486,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 23(5)",
             "all healthcare providers are connected",
         ),
+        (  # a date something must be done by is a day of the year, not the year something happened in
+            "By what date each year must our DSPT assessment be published?",
+            "Commentary: Data Security and Protection Toolkit",
+            "by 30 June",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
