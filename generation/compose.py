@@ -92,6 +92,7 @@ _PERIOD = (
 _CUES: dict[str, re.Pattern[str]] = {
     "deadline": re.compile(
         rf"{_PERIOD}|without (undue )?delay|\bimmediately\b|\b(no|not) later than\b"
+        r"|\bno longer than (is )?necessary\b"  # how long data may be kept: storage limitation
         r"|\b(annually|yearly|monthly|weekly|daily|every (year|month|week|day))\b"  # "how often?"
         r"|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b",
         re.I,

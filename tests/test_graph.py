@@ -491,6 +491,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "Commentary: Data Security and Protection Toolkit",
             "by 30 June",
         ),
+        (  # how long data may be kept: no period, "no longer than is necessary" (storage limitation)
+            "How long should hospitals keep medical records?",
+            "GDPR Art. 5(1)",
+            "no longer than is necessary",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
