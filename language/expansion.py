@@ -639,6 +639,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|(my )?friends'?|christmas cards?|family photos?|private social media)\b",
         "purely personal or household activity",
     ),
+    # passing a patient's information to another clinician who treats them: sharing within the care team
+    (
+        r"\b(shar\w*|send\w*|pass\w*|giv\w*) .{0,60}\b(another|other|the next|a different|their|the|a|my|his|her"
+        r"|the patient'?s?) (\w+ )?(doctors?|gps?|clinicians?|hospitals?|consultants?|nurses?|specialists?)\b"
+        r".{0,40}\b(treat\w*|care)\b",
+        "sharing within the care team for individual care implied consent",
+    ),
     (
         r"\b(to treat|treat(ing)? (me|them|him|her|patients?)|provid(e|ing) (my |their )?care|direct care"
         r"|medical care|diagnos(e|is|ing)|(my|their|his|her|your) own (treatment|care))\b",

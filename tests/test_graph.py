@@ -496,6 +496,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 5(1)",
             "no longer than is necessary",
         ),
+        (  # sharing with the clinician who treats the patient: the care team, implied consent
+            "Can a GP send my records to the hospital consultant treating me without asking me?",
+            "Commentary: lawful basis for direct care in the UK",
+            "implied consent",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
