@@ -147,9 +147,6 @@ _APPLIES_RE = re.compile(
 )
 _DATE_RE = re.compile(
     r"\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b"
-    # a date in every year: "must be published by 30 June"
-    r"|\b(by|before|until|from|on) \d{1,2} (january|february|march|april|may|june|july|august|september|october"
-    r"|november|december)\b"
     r"|\b(from|by|until|before|in|since) (\d{1,2} )?((january|february|march|april|may|june|july|august|september"
     r"|october|november|december) )?\d{4}\b",
     re.I,
