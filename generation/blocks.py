@@ -15,14 +15,25 @@ POLICY_MEAN_OVER = 2  # policy questions: the mean confidence of this many top c
 
 
 def context_blocks(
-    route: str, refined: list[Evidence], web: list[Evidence], floor: float, cap: int = MAX_BLOCKS
+    route: str,
+    refined: list[Evidence],
+    web: list[Evidence],
+    floor: float,
+    cap: int = MAX_BLOCKS,
+    whole: list[Evidence] | None = None,
 ) -> list[Evidence]:
     """CORRECT: refined local; AMBIGUOUS: refined local and web; INCORRECT: web only. Weak blocks never go in.
 
     Local evidence the grader kept goes in before any web result takes a place: a web page or commentary scored a
     little higher must not push out the binding provision grading put first (GDPR Art. 9(2)(f) for "can we use
     the claimant's records to defend a claim?" lost its place to a third chunk of the same commentary)."""
-    local = [b for b in refined if (b.confidence or 0.0) >= floor] if route in ("CORRECT", "AMBIGUOUS") else []
+    # `whole`: the members of a series asked for whole, each in whatever its grade (a list is wrong without one)
+    kept = {id(b) for b in whole or []}
+    local = (
+        [b for b in refined if (b.confidence or 0.0) >= floor or id(b) in kept]
+        if route in ("CORRECT", "AMBIGUOUS")
+        else []
+    )
     web = [b for b in web if (b.confidence or 0.0) >= floor] if route in ("AMBIGUOUS", "INCORRECT") else []
     by_confidence = sorted(web, key=lambda b: -(b.confidence or 0.0))
     blocks = [*local[:cap], *by_confidence[: max(0, cap - len(local))]]
@@ -86,7 +97,7 @@ def with_block_stating(kept: list[Evidence], pool: list[Evidence], states: Calla
 def series_members(question: str, blocks: list[Evidence]) -> list[Evidence]:
     """The first block of each member of the numbered series the question asks for whole, by number ("What are
     the Caldicott principles?": Caldicott Principle 1 to 8); none when it asks for no series."""
-    prefix = asked_series(question, [b.citation for b in blocks])
+    prefix = asked_series(question, [(b.citation, b.section) for b in blocks])
     members: dict[int, Evidence] = {}
     for block in blocks:
         member = member_of(block.citation)

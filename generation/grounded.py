@@ -10,9 +10,16 @@ from dataclasses import dataclass
 
 from core.types import Evidence
 from generation.answer import GeneratedAnswer, Generator, generate_answer
-from generation.blocks import absent_from_wording, adaptive_policy_blocks, cover_clauses, coverage_line
+from generation.blocks import (
+    absent_from_wording,
+    adaptive_policy_blocks,
+    cover_clauses,
+    coverage_line,
+    series_members,
+)
 from generation.compose import asked_about
 from generation.guard import Sanitiser
+from generation.series import MIN_LISTED
 from language.analysis import QuestionAnalysis
 
 
@@ -44,7 +51,10 @@ def grounded_answer(
     """The cited answer from the blocks; the generator is only built (and called) when some block is kept."""
     blocks, absent = cover_clauses(analysis, blocks)
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
-    blocks, weak = adaptive_policy_blocks(blocks, policy_floor, policy_max_clauses, asked_about(question, analysis))
+    series = series_members(question, blocks)  # "What are the exclusions?": every one, and no coverage line
+    blocks, weak = adaptive_policy_blocks(
+        blocks, policy_floor, policy_max_clauses + len(series), asked_about(question, analysis)
+    )
     if weak and analysis.about_cover:  # a benefit only weakly matched is, as far as the wording shows, not in it
         weak = absent_from_wording(clauses, f"match it only weakly ({weak})")
     weak = absent or weak
@@ -54,6 +64,6 @@ def grounded_answer(
     elif result.status == "refused" and analysis.about_cover and blocks:
         result.detail = absent_from_wording(blocks, "do not name what was asked")
     coverage = None
-    if result.status == "answered":
+    if result.status == "answered" and len(series) < MIN_LISTED:  # a list of clauses has no one polarity
         result.answer, coverage = coverage_line(result.answer, result.citations, blocks)
     return GroundedAnswer(result, blocks, coverage)

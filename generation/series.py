@@ -1,21 +1,37 @@
-"""The answer to a question asking for a numbered series whole ("What are the Caldicott principles?"): every
-member by its number and title, each cited, and how many there are when the sources hold them all."""
+"""The answer to a question asking for a numbered series whole ("What are the Caldicott principles?", "What are
+the exclusions?"): every member by its number and title, each cited, and how many there are when the sources
+hold them all."""
 
 from __future__ import annotations
 
 from core.types import Evidence
 from generation.blocks import series_members
-from language.series import member_of
+from language.series import Member, member_of, member_title, series_name
 
 MIN_LISTED = 3  # fewer members than this are no series to list: the usual composition answers
 _COUNTS = "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
 
 
-def _title(block: Evidence) -> str:
-    """The member's own title ("Caldicott Principle 8 - Inform patients ..."), else its first sentence."""
+def _title(block: Evidence, member: Member) -> str:
+    """The member's own title: a sub-clause's heading ("Excluded Providers"), a document's title after its name
+    ("Caldicott Principle 8 - Inform patients ..."), else its first sentence."""
+    if member.sub_clause:
+        return member_title(block.section)
     prefix, _, title = block.document.partition(" - ")
     text = title if title and prefix.strip() == block.citation else block.text.split(". ")[0]
     return text.strip().rstrip(".")
+
+
+def _opening(first: Member, block: Evidence, count: int, whole: bool) -> str:
+    """ "There are eight Caldicott Principles:", "There are 16 exclusions under CareShield Rider (Individual) cl. 5:";
+    without the count when the members do not run from 1 without a gap."""
+    if first.sub_clause:
+        plural = f"{series_name(first, block.section).lower()} under {first.prefix}"
+    else:
+        plural = f"{first.prefix[:-1]}ies" if first.prefix.endswith("y") else f"{first.prefix}s"
+    if not whole:
+        return f"The sources hold these {plural}:"
+    return f"There are {_COUNTS[count - 2] if count - 2 < len(_COUNTS) else count} {plural}:"
 
 
 def compose_series(question: str, blocks: list[Evidence]) -> str | None:
@@ -25,10 +41,12 @@ def compose_series(question: str, blocks: list[Evidence]) -> str | None:
     if len(members) < MIN_LISTED:
         return None
     index = {id(b): i for i, b in enumerate(blocks)}
-    numbers = [member.number for b in members if (member := member_of(b.citation))]
-    prefix = members[0].citation.rsplit(" ", 1)[0]
-    whole = numbers == list(range(1, len(numbers) + 1)) and len(numbers) - 2 < len(_COUNTS)
-    plural = f"{prefix[:-1]}ies" if prefix.endswith("y") else f"{prefix}s"
-    opening = f"There are {_COUNTS[len(numbers) - 2]} {plural}:" if whole else f"The sources hold these {plural}:"
-    items = [f"({n}) {_title(b)} [Source {index[id(b)] + 1}]" for n, b in zip(numbers, members, strict=True)]
-    return f"{opening} {'; '.join(items)}."
+    listed = [(member, b) for b in members if (member := member_of(b.citation))]
+    numbers = [member.number for member, _ in listed]
+    whole = numbers == list(range(1, len(numbers) + 1))
+    first = listed[0][0]
+    items = [
+        f"({member.citation_of(member.number).rsplit(' ', 1)[-1]}) {_title(b, member)} [Source {index[id(b)] + 1}]"
+        for member, b in listed
+    ]
+    return f"{_opening(first, listed[0][1], len(listed), whole)} {'; '.join(items)}."

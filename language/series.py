@@ -1,5 +1,6 @@
-"""A numbered series asked for whole ("What are the Caldicott principles?"): each member is its own document
-("Caldicott Principle 1" ... "Caldicott Principle 8"), so no one chunk's list answers, and the answer is only
+"""A numbered series asked for whole ("What are the Caldicott principles?", "What are the exclusions?"): each
+member is its own document ("Caldicott Principle 1" ... "Caldicott Principle 8") or its own sub-clause of a
+wording's section ("5. Exclusions": cl. 5.1 ... cl. 5.16), so no one chunk's list answers, and the answer is only
 right with every member."""
 
 from __future__ import annotations
@@ -13,49 +14,87 @@ from language.words import words
 # members' plural noun; "What are the conditions for consent?" asks for one provision's list, not a series
 _ASKED_RE = re.compile(
     r"\b(?:what (?:are|were)|list|name|summari[sz]e|tell me|give me|which are)(?: all)?(?: of)? the "
-    r"(?P<name>(?:[\w'-]+ ){0,4}?(?P<noun>[a-z]+s))\b(?!'| (?:of|for|to|in|on|about|that|which|who|under)\b)",
+    r"(?P<name>(?:[\w'-]+ ){0,4}?(?P<noun>[a-z]+s))\b(?!'| (?:for|to|on|about|that|which|who)\b)"
+    r"(?: (?:under|in|of) (?P<scope>[^?.]+))?",  # "... under the group rider": the words of the scope must name it too
     re.I,
 )
+# "What benefits does the group rider offer?", "Which exclusions does my policy have?"
+_ASKED_OF_RE = re.compile(
+    r"\b(?:what|which) (?P<name>(?:[\w'-]+ ){0,3}?(?P<noun>[a-z]+s)) (?:does|do) (?P<scope>[^?.]+?) "
+    r"(?:offer|have|include|contain|provide|list|set out)\b",
+    re.I,
+)
+# words a scope uses for any wording or law, naming none in particular
+_ANY_DOCUMENT = frozenset(words("the a my our this their policy policies rider wording plan cover insurance document"))
 _MEMBER_RE = re.compile(r"^(?P<prefix>.*[^\d\s]) (?P<number>\d{1,3})$")
+_SUB_CLAUSE_RE = re.compile(r"^(?P<prefix>.* cl\. \d+(?:\.\d+)*)\.(?P<number>\d{1,3})$")  # "... cl. 5.8"
+_SECTION_NUMBER_RE = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
+_CODE_RE = re.compile(r"\s*\(Code\s*-\s*[^)]*\)", re.I)
 MAX_MEMBERS = 30  # a series is looked for up to this number
 MIN_MEMBERS = 2  # members already found that show the series is the one asked about
 
 
 @dataclass(frozen=True)
 class Member:
-    """One member of a series: "Caldicott Principle 8" is member 8 of "Caldicott Principle"."""
+    """One member of a series: "Caldicott Principle 8" is member 8 of "Caldicott Principle"; "CareShield Rider
+    (Individual) cl. 5.8" is member 8 of "CareShield Rider (Individual) cl. 5"."""
 
     prefix: str
     number: int
 
+    @property
+    def sub_clause(self) -> bool:
+        return self.prefix[-1:].isdigit()
+
+    def citation_of(self, number: int) -> str:
+        return f"{self.prefix}.{number}" if self.sub_clause else f"{self.prefix} {number}"
+
 
 def member_of(citation: str) -> Member | None:
-    match = _MEMBER_RE.match(citation.strip())
+    match = _SUB_CLAUSE_RE.match(citation.strip()) or _MEMBER_RE.match(citation.strip())
     return Member(match.group("prefix"), int(match.group("number"))) if match else None
 
 
+def series_name(member: Member, section: str) -> str:
+    """What the series is called: a numbered document's prefix ("Caldicott Principle"), or the heading of the
+    section a sub-clause belongs to ("5. Exclusions / 5.8 Excluded Providers" -> "Exclusions")."""
+    if not member.sub_clause:
+        return member.prefix
+    return _SECTION_NUMBER_RE.sub("", section.split(" / ")[0]).strip()
+
+
+def member_title(section: str) -> str:
+    """A sub-clause's own heading, without its number or code: "Excluded Providers"."""
+    return _CODE_RE.sub("", _SECTION_NUMBER_RE.sub("", section.split(" / ")[-1])).strip()
+
+
 def _singular(noun: str) -> str:
-    return noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    return noun[:-1] if noun.endswith("s") else noun
 
 
-def asked_series(question: str, citations: list[str]) -> str | None:
-    """The prefix of the series the question asks for whole, when the citations hold members of it: its last
-    word is the noun asked for, and every other word of the name asked is in it ("NDG" in "NDG Data Security
-    Standard")."""
-    match = _ASKED_RE.search(question)
+def asked_series(question: str, found: list[tuple[str, str]]) -> str | None:
+    """The prefix of the series the question asks for whole, when the evidence (citation, section) holds members
+    of it: the series' name ends in the noun asked for, and every other word of the name asked is in it or in the
+    prefix ("NDG" in "NDG Data Security Standard", "individual" in "CareShield Rider (Individual) cl. 5")."""
+    match = _ASKED_RE.search(question) or _ASKED_OF_RE.search(question)
     if not match:
         return None
     noun = _singular(match.group("noun").lower())
     named = set(words(match.group("name"))) - set(words(match.group("noun")))
-    found: dict[str, int] = {}
-    for citation in citations:
+    named |= set(words(match.group("scope") or "")) - _ANY_DOCUMENT
+    counted: dict[str, int] = {}
+    for citation, section in found:
         member = member_of(citation)
-        if member and member.prefix.lower().split()[-1] == noun and named <= set(words(member.prefix)):
-            found[member.prefix] = found.get(member.prefix, 0) + 1
-    best = max(found, key=lambda prefix: found[prefix], default=None)
-    return best if best and found[best] >= MIN_MEMBERS else None
+        name = series_name(member, section).lower().split() if member else []
+        if member and name and _singular(name[-1]) == noun and named <= set(words(f"{member.prefix} {' '.join(name)}")):
+            counted[member.prefix] = counted.get(member.prefix, 0) + 1
+    best = max(counted, key=lambda prefix: counted[prefix], default=None)  # the first of equals: the best graded
+    return best if best and counted[best] >= MIN_MEMBERS else None
 
 
 def member_citations(prefix: str) -> list[str]:
     """Every citation a member of the series could have, in order."""
-    return [f"{prefix} {number}" for number in range(1, MAX_MEMBERS + 1)]
+    series = Member(prefix, 0)
+    return [series.citation_of(number) for number in range(1, MAX_MEMBERS + 1)]

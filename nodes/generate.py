@@ -30,7 +30,7 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
     refined = state.get("refined") or []
     series = series_members(state["question"], refined)  # "What are the Caldicott principles?": all of them
     cap = ACROSS_PATIENTS_K if analysis.across_patients else MAX_BLOCKS + len(series)
-    blocks = context_blocks(route, refined, state.get("web_evidence") or [], incorrect, cap)
+    blocks = context_blocks(route, refined, state.get("web_evidence") or [], incorrect, cap, series)
 
     def emit(piece: str) -> None:
         runtime.stream_writer({"token": piece})

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
+from generation.blocks import series_members
 from retrieval.services import Services
 from retrieval.strips import strip
 
@@ -19,7 +20,10 @@ def refine(state: GraphState, runtime: Runtime[RunContext], services: Services) 
     context = runtime.context or RunContext()
     correct, incorrect = context.thresholds(services.settings)
     candidates = state.get("candidates") or []
-    refined = strip(state["question"], candidates, services.resources.sentence_vectors.for_chunks, incorrect, correct)
+    series = frozenset(e.chunk_id for e in series_members(state["question"], candidates))  # every one, listed
+    refined = strip(
+        state["question"], candidates, services.resources.sentence_vectors.for_chunks, incorrect, correct, series
+    )
     original = sum(len(e.text.split()) for e in candidates)
     kept = sum(len(" ".join(e.highlights).split()) for e in refined)
     return {

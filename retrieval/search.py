@@ -117,9 +117,10 @@ class Retriever:
         found = rank(query_vector, lists, k, options, self.reader.store().stored_chunks)
         if options.follow_citations:
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
-        if prefix := asked_series(query, [e.citation for e in found]):  # "What are the Caldicott principles?"
+        if prefix := asked_series(query, [(e.citation, e.section) for e in found]):  # "What are the exclusions?"
             tokens = [citation_tokens(c)[-1] for c in member_citations(prefix) if citation_tokens(c)]
-            found += self.referenced(query, query_vector, tokens, filters, found, MAX_MEMBERS)
+            # a sub-clause's token names no wording ("clause_5_3"): each wording's is found, the other's dropped later
+            found += self.referenced(query, query_vector, tokens, filters, found, 2 * MAX_MEMBERS)
         return self.with_sentence_scores(found, query_vector)
 
     def with_sentence_scores(self, found: list[Evidence], query_vector: np.ndarray) -> list[Evidence]:

@@ -13,10 +13,16 @@ RELEVANT_FLOOR = 1  # ... relevant evidence its best one: the grader judged the 
 
 
 def strip(
-    question: str, evidence: list[Evidence], embed_for: EmbedFor | None, relevant: float, strong: float
+    question: str,
+    evidence: list[Evidence],
+    embed_for: EmbedFor | None,
+    relevant: float,
+    strong: float,
+    whole: frozenset[str] = frozenset(),
 ) -> list[Evidence]:
-    """Evidence above the relevance floor, each with the sentences that support the question."""
-    kept_chunks = [e for e in evidence if (e.confidence or 0.0) >= relevant]
+    """Evidence above the relevance floor, each with the sentences that support the question; `whole`: the chunk
+    ids kept whatever their grade (the members of a series asked for whole: a list is wrong without one)."""
+    kept_chunks = [e for e in evidence if (e.confidence or 0.0) >= relevant or e.chunk_id in whole]
     passages = [split_sentences(e.text) for e in kept_chunks]
     referenced = {i for i, e in enumerate(kept_chunks) if e.scores.reference_match}
     scored = score_sentences(question, passages, embed_for(kept_chunks) if embed_for else None, referenced)

@@ -675,3 +675,29 @@ def test_asked_how_long_a_wait_is_the_clause_headed_by_the_subject_saying_it_is_
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
     assert record.citations[0].citation == "CareShield Rider (Group) cl. 4.1", record.answer
     assert "is waived" in record.answer.split("[Source")[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "opening", "members"),
+    [
+        (
+            "What are the exclusions under the group rider?",
+            "There are 16 exclusions under CareShield Rider (Group) cl. 5:",
+            16,
+        ),
+        (
+            "Which waiting periods does the individual rider have?",
+            "There are five waiting periods under CareShield Rider (Individual) cl. 4:",
+            5,
+        ),
+    ],
+)
+def test_a_wording_s_section_asked_for_whole_lists_every_sub_clause_by_its_heading(
+    make_services, question, opening, members
+):
+    # sub-clauses graded under the relevance floor (AYUSH, obesity) are still listed: a list is wrong without one
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.answer.startswith(opening), record.answer
+    prefix = opening.split(" under ", 1)[1].rstrip(":")
+    assert {c.citation for c in record.citations} == {f"{prefix}.{n}" for n in range(1, members + 1)}
+    assert "Coverage:" not in record.answer  # a list of clauses has no one polarity

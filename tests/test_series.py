@@ -14,7 +14,10 @@ STANDARDS = ["NDG Data Security Standard 2", "NDG Data Security Standard 7"]
 def test_a_member_is_a_citation_ending_in_its_number_not_a_provision_s_paragraph():
     assert member_of("Caldicott Principle 8").prefix == "Caldicott Principle"
     assert member_of("NDG Data Security Standard 10").number == 10
-    assert member_of("GDPR Art. 33(1)") is None and member_of("CareShield Rider (Group) cl. 3.9.1") is None
+    assert member_of("GDPR Art. 33(1)") is None
+    # a wording's sub-clause is a member of its clause's series
+    clause = member_of("CareShield Rider (Group) cl. 3.9.1")
+    assert clause.prefix == "CareShield Rider (Group) cl. 3.9" and clause.number == 1 and clause.sub_clause
 
 
 @pytest.mark.parametrize(
@@ -33,7 +36,7 @@ def test_a_member_is_a_citation_ending_in_its_number_not_a_provision_s_paragraph
     ],
 )
 def test_a_series_is_asked_for_by_its_members_plural_noun_and_name(question, citations, prefix):
-    assert asked_series(question, citations) == prefix
+    assert asked_series(question, [(citation, "") for citation in citations]) == prefix
 
 
 @pytest.mark.parametrize(
@@ -48,3 +51,26 @@ def test_a_series_is_asked_for_by_its_members_plural_noun_and_name(question, cit
 )
 def test_who_has_a_condition_asks_across_patients_and_who_has_a_duty_does_not(question, roster):
     assert across_patients(question) is roster
+
+
+EXCLUSIONS = [
+    (f"CareShield Rider ({variant}) cl. 5.{n}", f"5. Exclusions / 5.{n} Something (Code - Excl0{n})")
+    for variant in ("Individual", "Group")
+    for n in (1, 2, 3)
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "prefix"),
+    [
+        ("What are the exclusions?", "CareShield Rider (Individual) cl. 5"),  # the first of equals: the best graded
+        ("What are the exclusions under the group rider?", "CareShield Rider (Group) cl. 5"),
+        ("What are the exclusions in my policy?", "CareShield Rider (Individual) cl. 5"),
+        ("What are the exclusions under the GDPR?", None),  # the scope names no wording found
+        ("What are the benefits?", None),  # no section of that name among them
+        ("Which exclusions does the group rider have?", "CareShield Rider (Group) cl. 5"),
+        ("List the exclusions of the group rider", "CareShield Rider (Group) cl. 5"),
+    ],
+)
+def test_a_wording_s_section_is_a_series_of_its_sub_clauses_named_by_its_heading(question, prefix):
+    assert asked_series(question, EXCLUSIONS) == prefix
