@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
 from language.analysis import QuestionAnalysis
+from language.passages import statements
+from language.question import compared_terms, defined_term
 from language.series import asked_series, member_of
 from language.words import words
 
@@ -104,6 +106,22 @@ def series_members(question: str, blocks: list[Evidence]) -> list[Evidence]:
         if prefix and member and member.prefix == prefix:
             members.setdefault(member.number, block)
     return [members[number] for number in sorted(members)]
+
+
+def with_definitions(kept: list[Evidence], pool: list[Evidence], question: str) -> list[Evidence]:
+    """Asked how two things differ, the kept evidence with the best pool block defining each that no kept block
+    defines: "controller" (Art. 4(7)) graded out of the five by the chunks on processors."""
+    added: list[Evidence] = []
+    for term in compared_terms(question) or ():
+        if not any(_defines(b, term) for b in [*kept, *added]):
+            added += [b for b in pool if _defines(b, term)][:1]
+    return [*kept, *added]
+
+
+def _defines(block: Evidence, term: str) -> bool:
+    """One of the block's statements opens by defining the term ("'controller' means ...")."""
+    wanted = set(words(term))
+    return any(wanted <= set(words(defined_term(s.text))) for s in statements(block.text))
 
 
 def with_series(kept: list[Evidence], pool: list[Evidence], question: str) -> list[Evidence]:

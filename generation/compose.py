@@ -31,7 +31,7 @@ from language.analysis import QuestionAnalysis, about_ehds, analyse
 from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
-from language.question import ANSWER_TYPE_WORDS, content_terms
+from language.question import ANSWER_TYPE_WORDS, compared_terms, content_terms, defined_term
 from language.references import citation_tokens, instruments_named, parse_references, pointed_lists
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
@@ -130,7 +130,6 @@ _CUES: dict[str, re.Pattern[str]] = {
 _CUES["obligation"] = _CUES["who"]
 # "When do the rights start applying?" wants a date; "what is the longest ...?" wants a maximum.
 # a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"
-_DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b", re.I)
 # "may extend the period ... by three additional months": what follows the period it extends
 _EXTENDS_RE = re.compile(r"\b(extend\w*|prolong\w*)\b.{0,80}\b(additional|further)\b", re.I)
 _COUNT = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
@@ -265,11 +264,27 @@ def states_kind_asked(question: str, analysis: QuestionAnalysis, text: str) -> b
     return bool(cue and cue.search(text))
 
 
+def _definitions_of(terms: tuple[str, str] | None, candidates: list[Option]) -> list[Option]:
+    """Asked how two things differ, the definition of each, best first for each, when the evidence defines both."""
+    if not terms:
+        return []
+    defined = [
+        max(
+            (o for o in candidates if defines_asked(f"What is {term}?", o.statement.text)),
+            key=lambda o: o.score,
+            default=None,
+        )
+        for term in terms
+    ]
+    first, second = defined
+    return [first, second] if first and second and first is not second else []
+
+
 def defines_asked(question: str, text: str) -> bool:
     """The statement opens by defining a term the question asks about ("What is meant by pseudonymisation?":
     "'pseudonymisation' means ..."), not a term that merely shares a sentence with it."""
-    match = _DEFINED_TERM_RE.match(text)
-    return match is not None and bool(set(words(match.group("term"))) & content_terms(question))
+    term = defined_term(text)
+    return bool(term) and bool(set(words(term)) & content_terms(question))
 
 
 # "Is that profiling?", "Does this count as a data breach?", "Does that make it a processor?": whether a situation is
@@ -302,8 +317,7 @@ def _ends_with_defined_term(question: str, text: str) -> bool:
     its own personal data?" asks whether the postcode is what "'personal data' means ..." says."""
     if not _IS_IT_A_RE.match(question):
         return False
-    match = _DEFINED_TERM_RE.match(text)
-    term = words(match.group("term")) if match else []
+    term = words(defined_term(text))
     return bool(term) and words(question)[-len(term) :] == term
 
 
@@ -1170,6 +1184,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     subject = policy_subject(question, analysis, blocks)
     if not _META_QUESTION_RE.search(question):  # "History: ...", "Scope: ..." say what a text is, not what it says
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
+    if analysis.answer_type == "comparison" and (defined := _definitions_of(compared_terms(question), candidates)):
+        return " ".join(f"{render(o.statement, blocks[o.block])[:-1]} [Source {o.block + 1}]." for o in defined)
     fact_wanted = analysis.answer_type in NOT_DEFINITIONS
     fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
     cue_needed = bool(fact_kind) or (

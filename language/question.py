@@ -139,3 +139,31 @@ def enactments_named(question: str) -> list[str]:
         if len(tokens) > 1 and not instrument_named(name):
             found.append(name)
     return found
+
+
+# "What is the difference between a controller and a processor?", "anonymisation vs pseudonymisation"
+_COMPARED_RE = re.compile(
+    r"\bdifference(?:s)? between (?:an? |the )?(?P<a>[\w' -]{2,40}?) and (?:an? |the )?(?P<b>[\w' -]{2,40}?)"
+    r"\s*(?:[?.,]|$)"
+    r"|^\W*(?:an? |the )?(?P<c>[\w' -]{2,40}?) (?:vs\.?|versus) (?:an? |the )?(?P<d>[\w' -]{2,40}?)\s*(?:[?.,]|$)",
+    re.I,
+)
+
+
+def compared_terms(question: str) -> tuple[str, str] | None:
+    """The two things a question asks to tell apart, when it names them as a pair."""
+    match = _COMPARED_RE.search(question.strip())
+    if not match:
+        return None
+    first, second = (match.group("a"), match.group("b")) if match.group("a") else (match.group("c"), match.group("d"))
+    return first.strip(), second.strip()
+
+
+# a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"
+_DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b", re.I)
+
+
+def defined_term(text: str) -> str:
+    """The term a statement opens by defining, or "" when it defines none."""
+    match = _DEFINED_TERM_RE.match(text)
+    return match.group("term") if match else ""

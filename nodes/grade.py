@@ -9,7 +9,13 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
-from generation.blocks import naming_every_asked_word, with_block_stating, with_explained_provision, with_series
+from generation.blocks import (
+    naming_every_asked_word,
+    with_block_stating,
+    with_definitions,
+    with_explained_provision,
+    with_series,
+)
 from generation.compose import asked_about, states_kind_asked
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K, apply_grades, grade_all, llm_relevance, route_for
@@ -46,6 +52,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     if analysis.answer_type in ("deadline", "amount"):  # a date, period or amount asked: a block stating one
         graded = with_block_stating(graded, pool, lambda text: states_kind_asked(state["question"], analysis, text))
     graded = with_series(graded, pool, state["question"])  # "What are the Caldicott principles?": all of them
+    graded = with_definitions(graded, pool, state["question"])  # "the difference between a controller and ..."
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0
     correct, incorrect = context.thresholds(services.settings)

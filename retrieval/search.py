@@ -28,6 +28,7 @@ from db.store import (
     StoredSentences,
 )
 from language.expansion import expansion_terms
+from language.question import compared_terms
 from language.references import citation_tokens, question_tokens
 from language.series import MAX_MEMBERS, asked_series, member_citations
 from retrieval.embedder import Embedder
@@ -40,6 +41,7 @@ MIN_CANDIDATES = 50
 
 FOLLOW_FROM = 10  # citations are followed from this many of the best candidates
 FOLLOW_LIMIT = 12  # provisions brought in by following, at most
+COMPARED_K = 3  # candidates searched for each of two things a question compares
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,11 @@ class Retriever:
         found = rank(query_vector, lists, k, options, self.reader.store().stored_chunks)
         if options.follow_citations:
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
+        for term in compared_terms(query) or ():  # "the difference between a controller and a processor": each one's
+            seen = {e.chunk_id for e in found}  # definition, which a search for the pair may rank out of the pool
+            found += [
+                e for e in self.retrieve(f"What is {term}?", filters, COMPARED_K, options) if e.chunk_id not in seen
+            ]
         if prefix := asked_series(query, [(e.citation, e.section) for e in found]):  # "What are the exclusions?"
             tokens = [citation_tokens(c)[-1] for c in member_citations(prefix) if citation_tokens(c)]
             # a sub-clause's token names no wording ("clause_5_3"): each wording's is found, the other's dropped later

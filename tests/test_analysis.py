@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from language.analysis import about_ehds, analyse, question_sentence
+from language.question import compared_terms
 
 
 @pytest.mark.parametrize(
@@ -239,3 +240,15 @@ def test_a_sentence_in_the_law_s_terms_supports_the_plain_words_they_stand_for()
 )
 def test_a_question_naming_an_article_or_health_data_is_not_about_a_policy_wording(question, domain):
     assert analyse(question).domain == domain
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        ("What is the difference between a controller and a processor?", ("controller", "processor")),
+        ("Anonymisation vs pseudonymisation?", ("Anonymisation", "pseudonymisation")),
+        ("Is there a difference?", None),
+    ],
+)
+def test_the_two_things_a_question_compares(question, terms):
+    assert compared_terms(question) == terms

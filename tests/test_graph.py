@@ -701,3 +701,15 @@ def test_a_wording_s_section_asked_for_whole_lists_every_sub_clause_by_its_headi
     prefix = opening.split(" under ", 1)[1].rstrip(":")
     assert {c.citation for c in record.citations} == {f"{prefix}.{n}" for n in range(1, members + 1)}
     assert "Coverage:" not in record.answer  # a list of clauses has no one polarity
+
+
+def test_asked_how_two_things_differ_the_answer_gives_each_one_s_definition(make_services):
+    # a search for the pair ranks the processor's chunks; each term is also searched for its definition
+    record = run_graph(
+        "What is the difference between a controller and a processor?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert [c.citation for c in record.citations] == ["GDPR Art. 4(7)", "GDPR Art. 4(8)"], record.answer
+    assert record.answer.startswith("‘controller’ means") and "‘processor’ means" in record.answer
