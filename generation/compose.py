@@ -264,6 +264,20 @@ def states_kind_asked(question: str, analysis: QuestionAnalysis, text: str) -> b
     return bool(cue and cue.search(text))
 
 
+# a verb setting something up, then what it sets up: "shall designate one or more health data access bodies"
+_ESTABLISHES_RE = re.compile(
+    r"\b(designate|establish|set up|create|appoint)s?\b (?P<what>(?:[\w-]+ ){0,3}[\w-]+(?: [\w-]+){0,4})", re.I
+)
+
+
+def _establishes_asked(question: str, text: str) -> bool:
+    """The statement sets up what the question asks about ("Member States shall designate one or more health data
+    access bodies responsible for ...": what a health data access body is, where no provision defines it), not
+    one that mentions its appointment ("guidance on the appointment of Caldicott Guardians")."""
+    asked = content_terms(question) - ANSWER_TYPE_WORDS
+    return bool(asked) and any(asked <= set(words(m.group("what"))) for m in _ESTABLISHES_RE.finditer(text))
+
+
 def _definitions_of(terms: tuple[str, str] | None, candidates: list[Option]) -> list[Option]:
     """Asked how two things differ, the definition of each, best first for each, when the evidence defines both."""
     if not terms:
@@ -385,6 +399,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score -= DEFINITION_PENALTY
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
+        elif analysis.answer_type == "definition" and _establishes_asked(question, statement.text):
+            score += DEFINES_ASKED_BONUS / 2  # what no provision defines, the one setting it up says what it is
         elif analysis.answer_type == "yes_no" and (
             (classified and defines_asked(classified, statement.text))
             or _ends_with_defined_term(question, statement.text)

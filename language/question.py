@@ -160,10 +160,14 @@ def compared_terms(question: str) -> tuple[str, str] | None:
 
 
 # a statement that opens by defining a term: "'genetic data' means ...", "Hospital means ...", "X is defined as"
-_DEFINED_TERM_RE = re.compile(r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b", re.I)
+_DEFINED_TERM_RE = re.compile(
+    r"^\W*(?P<term>[^.;:,]{2,60}?)[’'\"”]?\s+(means|is defined as|refers to)\b"
+    r"|^(?-i:A|An) (?P<generic>[^.;:,]{2,60}?) is (?:a|an) ",  # "A Caldicott Guardian is a senior person ..."
+    re.I,
+)
 
 
 def defined_term(text: str) -> str:
     """The term a statement opens by defining, or "" when it defines none."""
     match = _DEFINED_TERM_RE.match(text)
-    return match.group("term") if match else ""
+    return (match.group("term") or match.group("generic")) if match else ""

@@ -501,6 +501,16 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "Commentary: lawful basis for direct care in the UK",
             "implied consent",
         ),
+        (  # no provision defines it: the one setting it up says what it is
+            "What is a health data access body?",
+            "EHDS Art. 55(1)",
+            "designate one or more health data access bodies",
+        ),
+        (  # "A Caldicott Guardian is a senior person ...": a definition without "means"
+            "What is a Caldicott Guardian?",
+            "Commentary: Caldicott Guardians",
+            "is a senior person",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
