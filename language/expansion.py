@@ -398,6 +398,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bright\b.{0,120}\b(small print|fine print|buried|hidden|tucked away|near the end|at the bottom)\b",
         "explicitly brought to the attention presented clearly and separately from any other information",
     ),
+    # breaking the law: an infringement, for which administrative fines are imposed
+    (
+        r"\b(break\w*|broke|breach\w*|violat\w*|flout\w*|ignor\w*|not comply\w*|fail\w* to comply)"
+        r"( with)? (the )?(gdpr|regulation|data protection (law|rules)|rules|law)\b",
+        "infringements administrative fines",
+    ),
     # every hospital, clinic or practice: all healthcare providers
     (
         r"\b(every|all|each|any) (\w+ )?(hospitals?|clinics?|gp practices?|surger(y|ies)|care providers?)\b",

@@ -511,6 +511,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "Commentary: Caldicott Guardians",
             "is a senior person",
         ),
+        (  # breaking the law is an infringement, and infringements are fined
+            "What happens if a company breaks the GDPR?",
+            "GDPR Art. 83(",
+            "administrative fines",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
