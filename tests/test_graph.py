@@ -516,6 +516,29 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 83(",
             "administrative fines",
         ),
+        (  # a clause on running the policy that says when there is no cover answers a cover question
+            "I pay my individual CareShield premium monthly and paid ten days late; I was in hospital for two nights "
+            "during those ten days. Is that stay covered?",
+            "CareShield Rider (Individual) cl. 8.1",
+            "no cover is available for the period from the due date",
+        ),
+        (  # "admitted", "ten days", "I've ever" set the scene: the subject is typhoid, which no clause names, so the
+            # first-30-days exclusion answers, not the daily cash clause that says "if a claim is admitted"
+            "I joined my employer's group CareShield rider ten days ago, my first ever health cover, and I've just "
+            "been admitted with typhoid. Will the claim be paid?",
+            "CareShield Rider (Group) cl. 4.3",
+            "within 30 days",
+        ),
+        (  # "waived" states no period, yet answers; the 12-month clause states one, for other diseases
+            "What is the waiting period for pre-existing diseases under the group rider?",
+            "CareShield Rider (Group) cl. 4.1",
+            "is waived",
+        ),
+        (  # the subject is the ambulance: a clause listing "Intensive Care Unit charges" is not about it
+            "Does the policy cover ambulance charges?",
+            "CareShield Rider (Individual) cl. 3.6",
+            "reasonable cost of a road ambulance",
+        ),
         (  # answering a request is "information on action taken on a request", not an EHDS data permit
             "How long does a hospital have to respond to a subject access request?",
             "GDPR Art. 12(3)",
@@ -615,15 +638,6 @@ def test_a_following_statement_saying_what_the_question_asks_and_the_lead_does_n
     assert {c.citation for c in record.citations} >= {"GDPR Art. 22(1)", "GDPR Art. 22(3)"}
 
 
-def test_charges_fees_and_costs_are_no_part_of_what_a_cover_question_asks_about(make_services):
-    # the subject is the ambulance: a clause listing "Intensive Care Unit charges" is not about it
-    record = run_graph(
-        "Does the policy cover ambulance charges?", make_services(), generator="offline", allow_web=False
-    )
-    assert record.answer.startswith("Yes: the Company will reimburse the reasonable cost of a road ambulance")
-    assert record.citations[0].citation.endswith("cl. 3.6"), record.citations[0].citation
-
-
 def test_asked_whether_there_is_something_the_rule_that_it_applies_leads_over_where_it_does_not(make_services):
     record = run_graph(
         "Is there a co-payment under the individual rider?", make_services(), generator="offline", allow_web=False
@@ -631,29 +645,6 @@ def test_asked_whether_there_is_something_the_rule_that_it_applies_leads_over_wh
     first = record.answer.split("[Source")[0]
     assert first.startswith("A Co-payment of 20% of every admissible claim"), record.answer
     assert "does not apply to the fixed benefits" in record.answer  # the exception follows
-
-
-def test_a_clause_on_running_the_policy_that_says_when_there_is_no_cover_answers_a_cover_question(make_services):
-    # the grace period clause says "no cover is available for the period from the due date to the date of receipt"
-    question = (
-        "I pay my individual CareShield premium monthly and paid ten days late; I was in hospital for two nights "
-        "during those ten days. Is that stay covered?"
-    )
-    record = run_graph(question, make_services(), generator="offline", allow_web=False)
-    assert record.citations[0].citation == "CareShield Rider (Individual) cl. 8.1", record.answer
-    assert "no cover is available for the period from the due date" in record.answer
-
-
-def test_the_asker_s_situation_is_not_what_a_cover_question_asks_about(make_services):
-    # "admitted", "ten days", "I've ever" set the scene: the subject is typhoid, which no clause names, so the
-    # first-30-days exclusion answers, not the daily cash clause that says "if a claim is admitted"
-    question = (
-        "I joined my employer's group CareShield rider ten days ago, my first ever health cover, and I've just "
-        "been admitted with typhoid. Will the claim be paid?"
-    )
-    record = run_graph(question, make_services(), generator="offline", allow_web=False)
-    assert record.citations[0].citation == "CareShield Rider (Group) cl. 4.3", record.answer
-    assert "within 30 days" in record.answer.split("[Source")[0]
 
 
 def test_what_a_document_sets_out_is_answered_with_its_whole_list(make_services):
@@ -682,14 +673,6 @@ def test_a_list_quoted_after_the_lead_takes_no_word_budget_from_what_follows(mak
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
     assert "(h) Permanent paralysis of limbs" in record.answer, record.answer
     assert "once in the lifetime" in record.answer
-
-
-def test_asked_how_long_a_wait_is_the_clause_headed_by_the_subject_saying_it_is_waived_answers(make_services):
-    # "waived" states no period, yet answers; the 12-month clause states one, for other diseases
-    question = "What is the waiting period for pre-existing diseases under the group rider?"
-    record = run_graph(question, make_services(), generator="offline", allow_web=False)
-    assert record.citations[0].citation == "CareShield Rider (Group) cl. 4.1", record.answer
-    assert "is waived" in record.answer.split("[Source")[0]
 
 
 @pytest.mark.parametrize(
