@@ -264,9 +264,12 @@ def states_kind_asked(question: str, analysis: QuestionAnalysis, text: str) -> b
     return bool(cue and cue.search(text))
 
 
-# a verb setting something up, then what it sets up: "shall designate one or more health data access bodies"
+# a duty to set something up, then what it sets up: "shall designate one or more health data access bodies" (not
+# "may appoint one", a choice about it)
 _ESTABLISHES_RE = re.compile(
-    r"\b(designate|establish|set up|create|appoint)s?\b (?P<what>(?:[\w-]+ ){0,3}[\w-]+(?: [\w-]+){0,4})", re.I
+    r"\b(shall|must)\b (?:[\w-]+ ){0,3}?(designate|establish|set up|create|appoint)\b"
+    r" (?P<what>(?:[\w-]+ ){0,3}[\w-]+(?: [\w-]+){0,4})",
+    re.I,
 )
 
 

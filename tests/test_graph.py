@@ -506,6 +506,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 55(1)",
             "designate one or more health data access bodies",
         ),
+        (  # the duty to designate one says what it is; "a group of undertakings may appoint one" is a choice
+            "What is a data protection officer?",
+            "GDPR Art. 37(1)",
+            "must in any case designate a data protection officer",
+        ),
         (  # "A Caldicott Guardian is a senior person ...": a definition without "means"
             "What is a Caldicott Guardian?",
             "Commentary: Caldicott Guardians",
