@@ -49,4 +49,23 @@ def compose_series(question: str, blocks: list[Evidence]) -> str | None:
         f"({member.citation_of(member.number).rsplit(' ', 1)[-1]}) {_title(b, member)} [Source {index[id(b)] + 1}]"
         for member, b in listed
     ]
-    return f"{_opening(first, listed[0][1], len(listed), whole)} {'; '.join(items)}."
+    answer = f"{_opening(first, listed[0][1], len(listed), whole)} {'; '.join(items)}."
+    return answer + _another_wording(first, listed[0][1], blocks, index)
+
+
+def _another_wording(first: Member, block: Evidence, blocks: list[Evidence], index: dict[int, int]) -> str:
+    """A section of the same name in another wording of the evidence ("What are the exclusions?" naming no rider):
+    said, so the list is not taken for every wording's."""
+    if not first.sub_clause:
+        return ""
+    name = series_name(first, block.section)
+    for other in blocks:
+        member = member_of(other.citation)
+        if (
+            member
+            and member.sub_clause
+            and member.prefix != first.prefix
+            and series_name(member, other.section) == name
+        ):
+            return f" {member.prefix} has {name.lower()} of its own [Source {index[id(other)] + 1}]."
+    return ""

@@ -716,3 +716,16 @@ def test_asked_how_two_things_differ_the_answer_gives_each_one_s_definition(make
     )
     assert [c.citation for c in record.citations] == ["GDPR Art. 4(7)", "GDPR Art. 4(8)"], record.answer
     assert record.answer.startswith("‘controller’ means") and "‘processor’ means" in record.answer
+
+
+def test_a_section_listed_for_one_wording_says_another_wording_has_its_own(make_services):
+    # no rider named: one rider's exclusions are listed whole, and the other rider is named, not silently left out
+    record = run_graph(
+        "What are the exclusions?", make_services(), generator="offline", allow_web=False, collection="insurance"
+    )
+    listed = record.answer.split(":", 1)[0]
+    assert re.match(r"There are 16 exclusions under CareShield Rider \((Group|Individual)\) cl\. 5", listed), (
+        record.answer
+    )
+    other = "Individual" if "(Group)" in listed else "Group"
+    assert f"CareShield Rider ({other}) cl. 5 has exclusions of its own [Source" in record.answer
