@@ -82,6 +82,7 @@ DEFINES_ASKED_BONUS = 0.3  # "'pseudonymisation' means ..." answers "what is pse
 # what a word means answers none of these ("pseudonymisation definition" is "explanation")
 NOT_DEFINITIONS = frozenset({"deadline", "amount", "procedure", "obligation"})
 
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _TENS = r"(twenty|thirty|forty|fifty|sixty)[ -](one|two|three|four|five|six|seven|eight|nine)"
 # "72 hours", "seventy-two hours", "36 (thirty six) months", "thirty six (36) months", "three additional months"
 _PERIOD = (
@@ -94,7 +95,7 @@ _CUES: dict[str, re.Pattern[str]] = {
         rf"{_PERIOD}|without (undue )?delay|\bimmediately\b|\b(no|not) later than\b"
         r"|\bno longer than (is )?necessary\b"  # how long data may be kept: storage limitation
         r"|\b(annually|yearly|monthly|weekly|daily|every (year|month|week|day))\b"  # "how often?"
-        r"|\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b",
+        rf"|\b\d{{1,2}} ({_MONTHS}) \d{{4}}\b",
         re.I,
     ),
     "amount": re.compile(
@@ -145,12 +146,8 @@ _APPLIES_RE = re.compile(
     r"\b(appl(y|ies|ied|ication)|in force|takes? effect|enter(s|ed)? into force|start(s|ed)?|begins?|began)\b", re.I
 )
 _DATE_RE = re.compile(
-    r"\b\d{1,2} (january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b"
-    r"|\b(from|by|until|before|in|since) (\d{1,2} )?((january|february|march|april|may|june|july|august|september"
-    r"|october|november|december) )?\d{4}\b",
-    re.I,
+    rf"\b\d{{1,2}} ({_MONTHS}) \d{{4}}\b|\b(from|by|until|before|in|since) (\d{{1,2}} )?(({_MONTHS}) )?\d{{4}}\b", re.I
 )
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DAY_RE = re.compile(rf"\b\d{{1,2}} ({_MONTHS})\b|\b({_MONTHS}) \d{{1,2}}\b", re.I)
 _BY_DATE_RE = re.compile(r"\bby (what|which) date\b|\b(what|which) date\b.{0,60}\b(by|due|deadline)\b", re.I)
 _WHO_MAY_RE = re.compile(
@@ -203,7 +200,10 @@ class Option:
     cue: bool = False
 
 
-_POINTS_OF_RE = re.compile(r"\bpoints \([a-z]\)(?:(?:,| and| or) \([a-z]\))+ of Article \d+", re.I)
+# points of another article a provision takes in: "... referred to in points (b), (c) and (d) of Article 33(3)"
+_POINTS_TAKEN_IN_RE = re.compile(
+    r"\bpoints? (?P<letters>\([a-z]\)(?:(?:,| and| or) \([a-z]\))*) of Article (?P<article>\d+(?:\(\d+\))?)", re.I
+)
 _EXCEPTED_RE = re.compile(rf"{EXCEPTED}[^;:.()]*", re.I)
 
 
@@ -230,7 +230,8 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
         named = set(words(statement.text)) | set(words(_heading(block)))
         # its points, or another provision's taken in ("... contain at least the information referred to in points
         # (b), (c) and (d) of Article 33(3)")
-        listing = bool(statement.points) or bool(_POINTS_OF_RE.search(statement.text))
+        taken_in = _POINTS_TAKEN_IN_RE.search(statement.text)
+        listing = bool(statement.points) or bool(taken_in and taken_in.group("letters").count("(") > 1)
         return listing and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         return bool(yes_no_opener(question, text))
@@ -788,11 +789,6 @@ def pointed_list(lead: Option, candidates: list[Option], blocks: list[Evidence])
         return None
     tokens = set(pointed_lists(lead.statement.text, blocks[lead.block].doc_id))
     return next((o for o in candidates if o.statement.points and tokens & set(blocks[o.block].refs)), None)
-
-
-_POINTS_TAKEN_IN_RE = re.compile(
-    r"\bpoints? (?P<letters>\([a-z]\)(?:(?:,| and| or) \([a-z]\))*) of Article (?P<article>\d+(?:\(\d+\))?)", re.I
-)
 
 
 def points_taken_in(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> Option | None:

@@ -156,7 +156,6 @@ _INSURANCE_WEAK_RE = re.compile(
 )
 # a patient's id; "NHS number" alone is not one ("What is an NHS number?" asks the standard, not a record)
 _RECORDS_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
-_ARTICLE_NAMED_RE = re.compile(r"\b(articles?|art\.) ?\d", re.I)
 _ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpatients? (on|with|taking|who)\b", re.I)
 # "which patients get a follow-up?" in a question about an algorithm, a law, a duty or a data standard ("a patient
 # with no known allergies in UK Core") is not about the records
@@ -312,7 +311,7 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
         return "records"
     # "the EHDS ... raising their insurance premium" asks the law, not a wording; so does "Which Article 9 condition
     # covers us ... so we can pay statutory sick pay?" (a wording has clauses, not articles)
-    if instrument_named(question) or _ARTICLE_NAMED_RE.search(question):
+    if instrument_named(question) or any(ref.kind == "ref" for ref in parse_references(question)):
         return "governance"
     if _DATA_PROTECTION_RE.search(question):
         return None

@@ -68,12 +68,6 @@ def member_title(section: str) -> str:
     return _CODE_RE.sub("", _SECTION_NUMBER_RE.sub("", section.split(" / ")[-1])).strip()
 
 
-def _singular(noun: str) -> str:
-    if noun.endswith("ies"):
-        return noun[:-3] + "y"
-    return noun[:-1] if noun.endswith("s") else noun
-
-
 def asked_series(question: str, found: list[tuple[str, str]]) -> str | None:
     """The prefix of the series the question asks for whole, when the evidence (citation, section) holds members
     of it: the series' name ends in the noun asked for, and every other word of the name asked is in it or in the
@@ -81,14 +75,14 @@ def asked_series(question: str, found: list[tuple[str, str]]) -> str | None:
     match = _ASKED_RE.search(question) or _ASKED_OF_RE.search(question)
     if not match:
         return None
-    noun = _singular(match.group("noun").lower())
-    named = set(words(match.group("name"))) - set(words(match.group("noun")))
+    noun = words(match.group("noun"))  # stemmed: "principles" and "Principle" are one word
+    named = set(words(match.group("name"))) - set(noun)
     named |= set(words(match.group("scope") or "")) - _ANY_DOCUMENT
     counted: dict[str, int] = {}
     for citation, section in found:
         member = member_of(citation)
-        name = series_name(member, section).lower().split() if member else []
-        if member and name and _singular(name[-1]) == noun and named <= set(words(f"{member.prefix} {' '.join(name)}")):
+        name = words(series_name(member, section)) if member else []
+        if member and name and name[-1:] == noun and named <= set(words(member.prefix)) | set(name):
             counted[member.prefix] = counted.get(member.prefix, 0) + 1
     best = max(counted, key=lambda prefix: counted[prefix], default=None)  # the first of equals: the best graded
     return best if best and counted[best] >= MIN_MEMBERS else None
