@@ -43,10 +43,15 @@ def context_blocks(
 
 
 def adaptive_policy_blocks(
-    blocks: list[Evidence], floor: float, cap: int, asked: frozenset[str] | set[str] = frozenset()
+    blocks: list[Evidence],
+    floor: float,
+    cap: int,
+    asked: frozenset[str] | set[str] = frozenset(),
+    whole: list[Evidence] | None = None,
 ) -> tuple[list[Evidence], str]:
     """Policy wordings among the blocks: cap them; refuse (no model call) when the top ones are weak on average.
-    `asked`: the words naming what a question about cover asks about (see `naming_every_asked_word`)."""
+    `asked`: the words naming what a question about cover asks about (see `naming_every_asked_word`); `whole`:
+    the members of a series asked for whole, kept past the cap whatever their grade (a list is wrong without one)."""
     clauses = sorted((b for b in blocks if b.document_type == "policy_wording"), key=lambda b: -(b.confidence or 0.0))
     if not clauses:
         return blocks, ""
@@ -54,7 +59,9 @@ def adaptive_policy_blocks(
     mean = sum(top) / len(top)
     if mean < floor:
         return [], f"the best clauses average confidence {mean:.2f}, under the policy floor {floor}"
-    return naming_every_asked_word(blocks, cap, asked), ""
+    members = {id(b) for b in whole or []}
+    kept = {id(b) for b in naming_every_asked_word([b for b in blocks if id(b) not in members], cap, asked)}
+    return [b for b in blocks if id(b) in kept | members], ""
 
 
 def naming_every_asked_word(blocks: list[Evidence], cap: int, asked: frozenset[str] | set[str]) -> list[Evidence]:

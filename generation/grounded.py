@@ -53,7 +53,7 @@ def grounded_answer(
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
     series = series_members(question, blocks)  # "What are the exclusions?": every one, and no coverage line
     blocks, weak = adaptive_policy_blocks(
-        blocks, policy_floor, policy_max_clauses + len(series), asked_about(question, analysis)
+        blocks, policy_floor, policy_max_clauses, asked_about(question, analysis), series
     )
     if weak and analysis.about_cover:  # a benefit only weakly matched is, as far as the wording shows, not in it
         weak = absent_from_wording(clauses, f"match it only weakly ({weak})")

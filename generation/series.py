@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.types import Evidence
 from generation.blocks import series_members
-from language.series import Member, member_of, member_title, series_name
+from language.series import Member, member_of, member_title, series_name, series_of
 
 MIN_LISTED = 3  # fewer members than this are no series to list: the usual composition answers
 _COUNTS = "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
@@ -60,12 +60,7 @@ def _another_wording(first: Member, block: Evidence, blocks: list[Evidence], ind
         return ""
     name = series_name(first, block.section)
     for other in blocks:
-        member = member_of(other.citation)
-        if (
-            member
-            and member.sub_clause
-            and member.prefix != first.prefix
-            and series_name(member, other.section) == name
-        ):
-            return f" {member.prefix} has {name.lower()} of its own [Source {index[id(other)] + 1}]."
+        series = series_of(other.citation, other.section)
+        if series and series.of_sub_clauses and series.prefix != first.prefix and series.name == name:
+            return f" {series.prefix} has {name.lower()} of its own [Source {index[id(other)] + 1}]."
     return ""

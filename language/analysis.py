@@ -151,7 +151,8 @@ _INSURANCE_RE = re.compile(
 )
 _INSURANCE_WEAK_RE = re.compile(
     r"\b(claims?|cover(ed|age)?|policy|reimburse\w*|hospitali[sz]\w*|maternity|cataract|day care|ambulance"
-    r"|surgery|operation|treatment|hospital bill|pay(s|out)?|excluded|exclusions?|discharged?|admission|admitted)\b",
+    r"|surgery|operation|treatment|hospital bill|pay(s|out)?|exclude[sd]?|exclusions?|discharged?|admission"
+    r"|admitted)\b",
     re.I,
 )
 # a patient's id; "NHS number" alone is not one ("What is an NHS number?" asks the standard, not a record)

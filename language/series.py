@@ -24,10 +24,22 @@ _ASKED_OF_RE = re.compile(
     r"(?:offer|have|include|contain|provide|list|set out)\b",
     re.I,
 )
+# "What does the individual rider not pay for?", "What isn't covered by the group rider?", "What does my policy
+# exclude?": a wording's exclusions asked for whole in the policyholder's words; the question ends with the
+# wording ("... not cover for dental treatment?" asks about one item)
+_NOT_COVERED_RE = re.compile(
+    r"\bwhat (?:(?:does|do|will|would) (?P<scope>[^?.]+?) (?:not|never) (?:pay(?: out)? for|cover|include)"
+    r"|(?:does|do|will|would) (?P<scope2>[^?.]+?) exclude"
+    r"|(?:isn't|aren't|is not|are not|is never|are never) (?:covered|paid for|included)"
+    r" (?:by|under|in|on) (?P<scope3>[^?.]+?)"
+    r"|(?:is|are) excluded (?:by|under|in|from) (?P<scope4>[^?.]+?))\s*\??\s*$",
+    re.I,
+)
 # words a scope uses for any wording or law, naming none in particular
 _ANY_DOCUMENT = frozenset(words("the a my our this their policy policies rider wording plan cover insurance document"))
 _MEMBER_RE = re.compile(r"^(?P<prefix>.*[^\d\s]) (?P<number>\d{1,3})$")
 _SUB_CLAUSE_RE = re.compile(r"^(?P<prefix>.* cl\. \d+(?:\.\d+)*)\.(?P<number>\d{1,3})$")  # "... cl. 5.8"
+_SECTION_HEAD_RE = re.compile(r"^.* cl\. \d+$")  # a wording's section ("... cl. 5"), whose sub-clauses are its members
 _SECTION_NUMBER_RE = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
 _CODE_RE = re.compile(r"\s*\(Code\s*-\s*[^)]*\)", re.I)
 MAX_MEMBERS = 30  # a series is looked for up to this number
@@ -68,22 +80,51 @@ def member_title(section: str) -> str:
     return _CODE_RE.sub("", _SECTION_NUMBER_RE.sub("", section.split(" / ")[-1])).strip()
 
 
+@dataclass(frozen=True)
+class Series:
+    """The series a chunk belongs to ("Caldicott Principle", "Exclusions" of "... cl. 5"), or heads: a wording's
+    section lead-in ("5. Exclusions", cited "... cl. 5") whose sub-clauses are the members."""
+
+    prefix: str
+    name: str
+    head: bool
+
+    @property
+    def of_sub_clauses(self) -> bool:
+        """A wording's section ("... cl. 5"), not a numbered document series ("Caldicott Principle")."""
+        return self.prefix[-1:].isdigit()
+
+
+def series_of(citation: str, section: str) -> Series | None:
+    """The series of a chunk, from its citation and section; None when it is in none."""
+    if _SECTION_HEAD_RE.match(citation) and " / " not in section:
+        return Series(citation, _SECTION_NUMBER_RE.sub("", section).strip(), True)
+    if member := member_of(citation):
+        return Series(member.prefix, series_name(member, section), False)
+    return None
+
+
 def asked_series(question: str, found: list[tuple[str, str]]) -> str | None:
     """The prefix of the series the question asks for whole, when the evidence (citation, section) holds members
-    of it: the series' name ends in the noun asked for, and every other word of the name asked is in it or in the
-    prefix ("NDG" in "NDG Data Security Standard", "individual" in "CareShield Rider (Individual) cl. 5")."""
-    match = _ASKED_RE.search(question) or _ASKED_OF_RE.search(question)
-    if not match:
+    of it or the section they belong to: the series' name ends in the noun asked for, and every other word of the
+    name asked is in it or in the prefix ("NDG" in "NDG Data Security Standard", "individual" in "CareShield Rider
+    (Individual) cl. 5")."""
+    if match := _ASKED_RE.search(question) or _ASKED_OF_RE.search(question):
+        noun = words(match.group("noun"))  # stemmed: "principles" and "Principle" are one word
+        named = set(words(match.group("name"))) - set(noun)
+        named |= set(words(match.group("scope") or "")) - _ANY_DOCUMENT
+    elif match := _NOT_COVERED_RE.search(question):
+        noun = words("exclusions")
+        named = set(words(next(scope for scope in match.groups() if scope))) - _ANY_DOCUMENT
+    else:
         return None
-    noun = words(match.group("noun"))  # stemmed: "principles" and "Principle" are one word
-    named = set(words(match.group("name"))) - set(noun)
-    named |= set(words(match.group("scope") or "")) - _ANY_DOCUMENT
     counted: dict[str, int] = {}
     for citation, section in found:
-        member = member_of(citation)
-        name = words(series_name(member, section)) if member else []
-        if member and name and name[-1:] == noun and named <= set(words(member.prefix)) | set(name):
-            counted[member.prefix] = counted.get(member.prefix, 0) + 1
+        if not (series := series_of(citation, section)):
+            continue
+        prefix, name = series.prefix, words(series.name)
+        if name and name[-1:] == noun and named <= set(words(prefix)) | set(name):
+            counted[prefix] = counted.get(prefix, 0) + (MIN_MEMBERS if series.head else 1)
     best = max(counted, key=lambda prefix: counted[prefix], default=None)  # the first of equals: the best graded
     return best if best and counted[best] >= MIN_MEMBERS else None
 

@@ -126,8 +126,10 @@ class Retriever:
             ]
         if prefix := asked_series(query, [(e.citation, e.section) for e in found]):  # "What are the exclusions?"
             tokens = [citation_tokens(c)[-1] for c in member_citations(prefix) if citation_tokens(c)]
-            # a sub-clause's token names no wording ("clause_5_3"): each wording's is found, the other's dropped later
-            found += self.referenced(query, query_vector, tokens, filters, found, 2 * MAX_MEMBERS)
+            # a sub-clause's token names no wording ("clause_5_3"): the series' own citations are the filter, so no
+            # other wording's clauses of those numbers take the places of its members
+            series = {**(filters or {}), "citation": member_citations(prefix)}
+            found += self.referenced(query, query_vector, tokens, series, found, MAX_MEMBERS)
         return self.with_sentence_scores(found, query_vector)
 
     def with_sentence_scores(self, found: list[Evidence], query_vector: np.ndarray) -> list[Evidence]:

@@ -117,6 +117,7 @@ def test_scope_named_in_the_question():
     # "is X covered?" with nothing else to place it asks about a policy; covered by a law or a duty does not
     assert analyse("Are cosmetic procedures covered?").domain == "insurance"
     assert analyse("Will they pay for my physiotherapy?").domain == "insurance"
+    assert analyse("What does my policy exclude?").domain == "insurance"  # two weak cues: policy, exclude
     assert analyse("Are fitness trackers covered by the data sharing duties?").domain is None
     assert analyse("Is my research project covered by the exemption?").domain is None
     # a wording's own terms place a question without "policy" or "insurance" in it

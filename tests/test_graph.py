@@ -688,6 +688,11 @@ def test_a_list_quoted_after_the_lead_takes_no_word_budget_from_what_follows(mak
             "There are 16 exclusions under CareShield Rider (Group) cl. 5:",
             16,
         ),
+        (  # asked in the policyholder's words; found by the section's lead-in
+            "What does the individual CareShield rider not pay for?",
+            "There are 16 exclusions under CareShield Rider (Individual) cl. 5:",
+            16,
+        ),
         (
             "Which waiting periods does the individual rider have?",
             "There are five waiting periods under CareShield Rider (Individual) cl. 4:",

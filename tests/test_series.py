@@ -74,3 +74,30 @@ EXCLUSIONS = [
 )
 def test_a_wording_s_section_is_a_series_of_its_sub_clauses_named_by_its_heading(question, prefix):
     assert asked_series(question, EXCLUSIONS) == prefix
+
+
+HEADS = [
+    ("CareShield Rider (Individual) cl. 5", "5. Exclusions"),
+    ("CareShield Rider (Group) cl. 5", "5. Exclusions"),
+    ("CareShield Rider (Group) cl. 4", "4. Waiting Periods"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "prefix"),
+    [
+        # a section's own lead-in found is its series found: no sub-clause need rank among the candidates
+        ("What are the exclusions under the group rider?", "CareShield Rider (Group) cl. 5"),
+        # what a wording does not pay for, asked in the policyholder's words, is its exclusions
+        ("What does the individual CareShield rider not pay for?", "CareShield Rider (Individual) cl. 5"),
+        ("What isn't covered by the group rider?", "CareShield Rider (Group) cl. 5"),
+        ("What does my policy exclude?", "CareShield Rider (Individual) cl. 5"),
+        ("What is excluded from the group rider?", "CareShield Rider (Group) cl. 5"),
+        # one item asked about, or what is covered: no list of exclusions
+        ("What does the group rider not cover for dental treatment?", None),
+        ("What is covered by the group rider?", None),
+        ("What does the GDPR not cover?", None),  # the scope names no wording found
+    ],
+)
+def test_a_section_is_found_by_its_lead_in_and_asked_for_in_plain_words(question, prefix):
+    assert asked_series(question, HEADS) == prefix
