@@ -29,6 +29,7 @@ _ASKED_OF_RE = re.compile(
 # wording ("... not cover for dental treatment?" asks about one item)
 _NOT_COVERED_RE = re.compile(
     r"\bwhat (?:(?:does|do|will|would) (?P<scope>[^?.]+?) (?:not|never) (?:pay(?: out)? for|cover|include)"
+    r"|(?:won't|doesn't|don't|wouldn't) (?P<scope5>[^?.]+?) (?:pay(?: out)? for|cover|include)"
     r"|(?:does|do|will|would) (?P<scope2>[^?.]+?) exclude"
     r"|(?:isn't|aren't|is not|are not|is never|are never) (?:covered|paid for|included)"
     r" (?:by|under|in|on) (?P<scope3>[^?.]+?)"

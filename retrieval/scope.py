@@ -2,7 +2,8 @@
 
 - A question naming a patient (an id such as pat-0045, an NHS number in any spacing, a full name, or a
   family name with a title or a possessive that only one patient bears) is searched in that patient's
-  records only. A full name two patients share scopes the search to both, and the note says so.
+  records only. A full name two patients share scopes the search to both, and the note says so, unless the
+  question's details (a year of birth, a town) fit only one of them.
 - A question searched across every collection is not answered from insurance wordings unless it is
   about insurance, nor from patient records unless it is about a patient: a data-protection question
   about a "fee" never meets a policy's "fees of surgeons".
@@ -11,6 +12,7 @@ Collections the caller names are never narrowed by domain: the caller chose them
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 from dataclasses import dataclass
@@ -27,6 +29,12 @@ class Patient:
     patient_id: str
     name: str
     nhs_number: str
+    born: str = ""  # date of birth as the record states it (1931-12-14)
+    address: str = ""
+
+
+_BORN_RE = re.compile(r"\bDate of birth: (\d{4}-\d{2}-\d{2})")
+_ADDRESS_RE = re.compile(r"\bAddress: ([^\n]*)")
 
 
 @dataclass(frozen=True)
@@ -49,12 +57,22 @@ class PatientDirectory:
         with self._lock:
             if self._built_for != id(store):
                 seen: dict[str, Patient] = {}
+                details: dict[str, tuple[str, str]] = {}
                 for payload in store.payloads({"document_type": "patient_record"}, limit=1_000_000):
                     if payload.get("patient_id") and payload["patient_id"] not in seen:
                         seen[payload["patient_id"]] = Patient(
                             payload["patient_id"], payload.get("patient_name") or "", payload.get("nhs_number") or ""
                         )
-                self._patients, self._built_for = list(seen.values()), id(store)
+                    if payload.get("patient_id") and (born := _BORN_RE.search(payload.get("text") or "")):
+                        address = _ADDRESS_RE.search(payload.get("text") or "")
+                        details[payload["patient_id"]] = (born.group(1), address.group(1) if address else "")
+                self._patients = [
+                    dataclasses.replace(p, born=details[p.patient_id][0], address=details[p.patient_id][1])
+                    if p.patient_id in details
+                    else p
+                    for p in seen.values()
+                ]
+                self._built_for = id(store)
             return self._patients
 
     def named_in(self, question: str, store: VectorStore) -> list[Patient]:
@@ -67,7 +85,28 @@ class PatientDirectory:
         for patient in patients:
             if patient.nhs_number in numbers or _naming(patient.patient_id, patient.name).search(lowered):
                 found.append(patient)
-        return found or by_family_name(question, patients)
+        return told_apart(question, found) or by_family_name(question, patients)
+
+
+def told_apart(question: str, patients: list[Patient]) -> list[Patient]:
+    """Of patients sharing a name, the one the question's details fit ("Liam Da Silva, the 1931-born patient
+    from York"): a year or date of birth, or a word of the address, that only that patient's record gives; all
+    of them when no detail tells them apart."""
+    if len({p.name for p in patients}) != 1 or len(patients) < 2:
+        return patients
+    said = set(re.findall(r"[a-z0-9]+", question.lower()))
+
+    def fits(patient: Patient) -> int:
+        told = {patient.born[:4], patient.born} | set(re.findall(r"[a-z0-9]+", patient.address.lower()))
+        return len(said & (told - {""} - _ADDRESS_WORDS))
+
+    best = max(fits(p) for p in patients)
+    fitting = [p for p in patients if fits(p) == best]
+    return fitting if best and len(fitting) == 1 else patients
+
+
+# words of any address, which tell no patient apart
+_ADDRESS_WORDS = frozenset("road street lane avenue close drive way court place the of and".split())
 
 
 def spoken_names(full_name: str) -> list[str]:

@@ -503,6 +503,33 @@ def test_a_name_two_patients_share_scopes_to_both_and_says_so(make_services):
     assert evidence and {e.metadata.get("patient_id") for e in evidence} <= {"pat-0042", "pat-0061"}
 
 
+@pytest.mark.parametrize(
+    ("question", "patient"),
+    [
+        ("Liam Da Silva, the 1931-born patient from York, is being admitted. What medicines is he on?", "pat-0042"),
+        ("What allergies does the Liam Da Silva from Nottingham have?", "pat-0061"),
+    ],
+)
+def test_a_shared_name_with_details_only_one_of_its_patients_fits_scopes_to_that_one(make_services, question, patient):
+    # the details the record's demographics give (year of birth, town) tell the two apart; the other's record,
+    # which grading once preferred for the words it shares with the question, is never searched
+    evidence, trace = graph_evidence(make_services(), question)
+    assert evidence and {e.metadata.get("patient_id") for e in evidence} == {patient}, trace
+    assert "two patients" not in trace
+
+
+def test_details_no_patient_or_every_patient_fits_leave_a_shared_name_scoped_to_all():
+    from retrieval.scope import Patient, told_apart
+
+    york = Patient("pat-0042", "Liam Da Silva", "9995331616", "1931-12-14", "142 Victoria Road, York, YO24 5HH")
+    nottingham = Patient("pat-0061", "Liam Da Silva", "9992997818", "1980-12-14", "107 Elm Grove, Nottingham")
+    both = [york, nottingham]
+    assert told_apart("Is Liam Da Silva born in 1980 on warfarin?", both) == [nottingham]
+    assert told_apart("What does Liam Da Silva take?", both) == both  # no detail
+    assert told_apart("Liam Da Silva of York or Nottingham", both) == both  # each fits one detail
+    assert told_apart("Liam Da Silva's road", both) == both  # a word of every address tells nobody apart
+
+
 @pytest.mark.parametrize("number", ["999 886 4232", "9998864232", "999-886-4232"])
 def test_an_nhs_number_in_any_spacing_scopes_to_that_patient_only(make_services, number):
     evidence, trace = graph_evidence(make_services(), f"Does the patient with NHS number {number} have any allergies?")
