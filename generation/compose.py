@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from core.types import Evidence
 from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME, STATING_MARGIN
-from generation.opener import EXCEPTED, yes_no_opener
+from generation.opener import ASKS_COST_RE, EXCEPTED, FREE_OF_CHARGE_RE, yes_no_opener
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from generation.series import compose_series
@@ -70,7 +70,7 @@ META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what
 META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary", "profile identity"})
 # ... unless the question asks about the text itself: its history, scope, source or status
 _META_QUESTION_RE = re.compile(
-    r"\b(histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
+    r"\b((?<!patient's )(?<!patients' )(?<!medical )(?<!clinical )(?<!health )(?<!family )histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
     r"|scope|appl(y|ies) (to|from)|(start|begin)s? (to apply|applying)|source|background|status|in(to)? force"
     r"|take effect|replaced|which (\w+ )?profiles?|when (do|does|will)\b[^?]{0,60}\bappl(y|ies|ying))\b",
     re.I,
@@ -1135,6 +1135,9 @@ _NOT_APPLYING_RE = re.compile(
 )
 
 
+_FEE_RE = re.compile(r"\b(fees?|charges?|charged|charging)\b", re.I)
+
+
 def _rule_before_its_exception(
     lead: Option, candidates: list[Option], blocks: list[Evidence], question: str, analysis: QuestionAnalysis
 ) -> Option:
@@ -1142,13 +1145,23 @@ def _rule_before_its_exception(
     is Art. 17(1)'s right to erasure, not 17(3)'s "Paragraphs 1 and 2 do not apply ...", when the evidence holds the
     paragraph the exception names first (asked whether one may, the exception can be the answer). Asked whether
     there is something or what it is, the clause's statement that it applies ("A Co-payment of 20% ... shall
-    apply where ...") answers before the one saying where it does not, unless the question names that case."""
+    apply where ...") answers before the one saying where it does not, unless the question names that case. Asked
+    whether something costs, a statement that it is free of charge answers before one allowing a fee."""
     if analysis.answer_type == "definition" and (match := _EXCEPTION_TO_RE.match(lead.statement.text)):
         first = re.search(r"\d+", match.group("named"))
         article = blocks[lead.block].citation.split("(")[0]
         rule = f"{article}({first.group(0)})" if first else ""
         stating = [o for o in candidates if blocks[o.block].citation == rule and not o.statement.marker]
         return max(stating, key=lambda o: (o.support, -o.statement.position), default=lead)
+    if (
+        analysis.answer_type == "yes_no"
+        and ASKS_COST_RE.search(question)
+        and _FEE_RE.search(lead.statement.text)
+        and not FREE_OF_CHARGE_RE.search(lead.statement.text)
+    ):  # "Can the hospital charge me for a copy?": free of charge is the rule, a fee for further copies its exception
+        law = _laws_of(lead, blocks)  # the free rule of the same law: EHDS access is free, asked about a GDPR fee
+        free = [o for o in candidates if FREE_OF_CHARGE_RE.search(o.statement.text) and _laws_of(o, blocks) & law]
+        return max(free, key=lambda o: (blocks[o.block].authority == "binding", o.support), default=lead)
     not_applying = _NOT_APPLYING_RE.match(lead.statement.text)
     if analysis.answer_type not in ("definition", "yes_no") or not not_applying:
         return lead
@@ -1165,6 +1178,12 @@ def _rule_before_its_exception(
         and not re.search(r"\bnot apply\b|\bno\b", o.statement.text, re.I)
     ]
     return max(applying, key=lambda o: (o.support, -o.statement.position), default=lead)
+
+
+def _laws_of(option: Option, blocks: list[Evidence]) -> set[str]:
+    """The instruments a statement belongs to or names ("GDPR Art. 12(5)" in a commentary)."""
+    block = blocks[option.block]
+    return instruments_named(option.statement.text) | instruments_named(str(block.metadata.get("instrument", "")))
 
 
 def _list_for_its_lead_in(lead: Option, candidates: list[Option], question: str, analysis: QuestionAnalysis) -> Option:

@@ -185,12 +185,12 @@ _ARTICLES = frozenset("the a an my our their his her its".split())
 # a statement's opening condition, up to its first comma: "Where personal data are processed for research, ..."
 _LEADING_CONDITION_RE = re.compile(r"^\W*(?:where|if|when|once|after|in the case of)\b[^,;:]*,", re.I)
 # a question whether something costs the asker, and a statement that it is free
-_ASKS_COST_RE = re.compile(
+ASKS_COST_RE = re.compile(
     r"\b(have|has|need|needs|got) to pay\b|\b(is|are) there (a |any )?(fee|charge|cost)s?\b"
     r"|\b(does|will) (it|that|this) cost\b|\bcharge (me|us|them|a fee)\b|\bcost (me|us|them) anything\b",
     re.I,
 )
-_FREE_OF_CHARGE_RE = re.compile(r"(?<!not )\bfree of charge\b", re.I)
+FREE_OF_CHARGE_RE = re.compile(r"(?<!not )\bfree of charge\b", re.I)
 # "notify it to the supervisory authority", "notify the controller": an act done to an authority or an
 # organisation, not to the person a question asks about
 _TO_AUTHORITY_RE = re.compile(
@@ -212,7 +212,7 @@ def yes_no_opener(question: str, text: str) -> str:
     the statement allows only part of the act ("can download ... only non-personal data")."""
     if _ALTERNATIVE_RE.search(question_sentence(question)):  # "Is that only X or is it more serious?": neither
         return ""
-    if _ASKS_COST_RE.search(question) and _FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
+    if ASKS_COST_RE.search(question) and FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
         return "" if _CONDITION_RE.search(text) else "No: "  # of charge": no, unless it says when a fee applies
     asked, act = words(question), _asked_act(question)
     # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is; a

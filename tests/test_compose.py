@@ -1174,3 +1174,27 @@ def test_the_clause_a_lead_refers_to_for_its_condition_follows_it_whatever_the_w
     question = "I was diagnosed with cancer two months after joining. Will they pay the lump sum?"
     answer = compose(question, evidence, None)
     assert "lump sum" in answer.split("[Source 1]")[0] and "within 90 days" in answer and "[Source 2]" in answer
+
+
+def test_asked_whether_something_costs_the_free_rule_of_the_same_law_leads_before_the_fee_it_allows():
+    copies = block(
+        "3. The controller shall provide a copy of the personal data undergoing processing. For any further copies "
+        "requested by the data subject, the controller may charge a reasonable fee based on administrative costs.",
+        "GDPR Art. 15(3)",
+        metadata={"instrument": "GDPR"},
+    )
+    free = block(
+        "5. Any communication and any actions taken under Articles 15 to 22 shall be provided free of charge.",
+        "GDPR Art. 12(5)",
+        metadata={"instrument": "GDPR"},
+    )
+    ehds = block(
+        "Natural persons have the right to download free of charge an electronic copy of their health data.",
+        "EHDS Art. 3(2)",
+        metadata={"instrument": "EHDS"},
+    )
+    question = "Can the hospital charge me for a copy of my notes?"
+    answer = compose(question, [copies, ehds, free], None)
+    assert answer.startswith("No: ") and answer.split(" [Source 3]")[0].endswith("free of charge"), answer
+    # another law's free access is not the rule the fee is an exception to
+    assert not compose(question, [copies, ehds], None).startswith("No: natural persons")
