@@ -104,8 +104,9 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|\bwhat (has|have|needs?|must) (to )?(be|go) (in|into|included in|set out in)\b",
     ),
     (
-        "amount",
-        r"\b(how much|how big|how high|how many|maximum|minimum|limit|cap|ceiling|fines?|fees?|charge[ds]?"
+        "amount",  # "how much of the patient's history should I include?" asks how much to share, not a sum
+        r"\b(how much(?! (of (the|a|my|his|her|their|our) )?([\w-]+'?s? )?(information|data|details?|history|notes"
+        r"|records?)\b)|how big|how high|how many|maximum|minimum|limit|cap|ceiling|fines?|fees?|charge[ds]?"
         r"|cost|costs|price|percentage|per ?cent|%|amount|sum insured|co-?pay\w*|sub-?limits?|room rent)\b",
     ),
     (

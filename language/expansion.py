@@ -378,6 +378,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"need\b|\bonly needs?\b",
         "data minimisation adequate relevant limited to what is necessary",
     ),
+    # how much of a record to share or send: the minimum necessary (Caldicott 3, data minimisation)
+    (
+        r"\bhow much (of (the|a|my|his|her|their) )?(patient'?s? )?(information|data|history|details|notes|records?)\b",
+        "minimum necessary confidential information data minimisation limited to what is necessary",
+    ),
     (
         r"\b(new|another|different|other|second) purposes?\b|\bfor something else\b",
         "further processing compatible with the purposes for which the personal data were initially collected",

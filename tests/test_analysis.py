@@ -253,3 +253,9 @@ def test_a_question_naming_an_article_or_health_data_is_not_about_a_policy_wordi
 )
 def test_the_two_things_a_question_compares(question, terms):
     assert compared_terms(question) == terms
+
+
+def test_how_much_of_a_record_to_share_is_not_an_amount_question():
+    assert analyse("How much of the patient's history should I include in a referral?").answer_type != "amount"
+    assert analyse("How much information should we share with the social worker?").answer_type != "amount"
+    assert analyse("How much can the hospital charge for a copy?").answer_type == "amount"
