@@ -70,7 +70,9 @@ META_PENALTY = 0.3  # "Scope: ...", "History: ...": about the document, not what
 META_LABELS = frozenset({"scope", "source", "history", "background", "note", "status", "summary", "profile identity"})
 # ... unless the question asks about the text itself: its history, scope, source or status
 _META_QUESTION_RE = re.compile(
-    r"\b((?<!patient's )(?<!patients' )(?<!medical )(?<!clinical )(?<!health )(?<!family )histor\w*|originally|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
+    # (a patient's, medical or family history is what a record holds)
+    r"\b((?<!patient's )(?<!patients' )(?<!medical )(?<!clinical )(?<!health )(?<!family )histor\w*|originally"
+    r"|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
     r"|scope|appl(y|ies) (to|from)|(start|begin)s? (to apply|applying)|source|background|status|in(to)? force"
     r"|take effect|replaced|which (\w+ )?profiles?|when (do|does|will)\b[^?]{0,60}\bappl(y|ies|ying))\b",
     re.I,
