@@ -27,7 +27,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(respond|reply|answer|deal with|get back)\w*\b.{0,40}(\bsubject access\b|\bsars?\b|\b(access|erasure"
         r"|rectification|portability) requests?\b|\brequests? (for|to see|to access|to delete|to correct) (my|his|her"
-        r"|their|our|a|the) (patient'?s? )?(records?|data|notes|information)\b)",
+        r"|their|our|a|the) (patient'?s? )?(records?|data|notes|information)\b)"
+        # "How long has the hospital got to send me a copy of my records?": the same request, by what it brings
+        r"|\bhow (long|quickly|soon|fast)\b.{0,40}\b(send|give|provide|hand over)\b.{0,30}\b(my|his|her|their|the "
+        r"patient'?s?) (medical |health )?(records?|notes|data|file)\b",
         "information on action taken on a request within one month",
     ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),

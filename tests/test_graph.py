@@ -549,6 +549,16 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 12(3)",
             "within one month",
         ),
+        (  # ... asked by what the request brings: not how long EHDS access information stays available
+            "How quickly must the GP give me my medical records?",
+            "GDPR Art. 12(3)",
+            "within one month",
+        ),
+        (  # asked whether it costs: the free rule leads, not the fee for further copies
+            "Can the hospital charge me for a copy of my notes?",
+            "Commentary: subject access requests in practice",
+            "free of charge",
+        ),
     ],
 )
 def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services, question, cited, stated):
