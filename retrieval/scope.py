@@ -90,14 +90,14 @@ class PatientDirectory:
 
 def told_apart(question: str, patients: list[Patient]) -> list[Patient]:
     """Of patients sharing a name, the one the question's details fit ("Liam Da Silva, the 1931-born patient
-    from York"): a year or date of birth, or a word of the address, that only that patient's record gives; all
+    from York"): a year of birth, or a word of the address, that only that patient's record gives; all
     of them when no detail tells them apart."""
     if len({p.name for p in patients}) != 1 or len(patients) < 2:
         return patients
     said = set(re.findall(r"[a-z0-9]+", question.lower()))
 
     def fits(patient: Patient) -> int:
-        told = {patient.born[:4], patient.born} | set(re.findall(r"[a-z0-9]+", patient.address.lower()))
+        told = {patient.born[:4]} | set(re.findall(r"[a-z0-9]+", patient.address.lower()))  # the year of birth
         return len(said & (told - {""} - _ADDRESS_WORDS))
 
     best = max(fits(p) for p in patients)
