@@ -114,7 +114,7 @@ def asked_series(question: str, found: list[tuple[str, str]]) -> str | None:
         noun = words(match.group("noun"))  # stemmed: "principles" and "Principle" are one word
         named = set(words(match.group("name"))) - set(noun)
         named |= set(words(match.group("scope") or "")) - _ANY_DOCUMENT
-    elif match := _NOT_COVERED_RE.search(question):
+    elif match := _NOT_COVERED_RE.search(re.sub(r"\bwhat['’]s\b", "what is", question, flags=re.I)):
         noun = words("exclusions")
         named = set(words(next(scope for scope in match.groups() if scope))) - _ANY_DOCUMENT
     else:

@@ -92,6 +92,7 @@ HEADS = [
         ("What does the individual CareShield rider not pay for?", "CareShield Rider (Individual) cl. 5"),
         ("What isn't covered by the group rider?", "CareShield Rider (Group) cl. 5"),
         ("What won't the group CareShield rider pay for?", "CareShield Rider (Group) cl. 5"),
+        ("What's not covered under my individual CareShield policy?", "CareShield Rider (Individual) cl. 5"),
         ("What does my policy exclude?", "CareShield Rider (Individual) cl. 5"),
         ("What is excluded from the group rider?", "CareShield Rider (Group) cl. 5"),
         # one item asked about, or what is covered: no list of exclusions
