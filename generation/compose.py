@@ -27,7 +27,7 @@ from generation.opener import ASKS_COST_RE, EXCEPTED, FREE_OF_CHARGE_RE, yes_no_
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from generation.series import compose_series
-from language.analysis import QuestionAnalysis, about_ehds, analyse
+from language.analysis import QuestionAnalysis, about_ehds, analyse, question_sentence
 from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
@@ -387,6 +387,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
     classified = _classified_as(question)
     happened = _HAS_HAPPENED_RE.findall(question)
+    recipient = _recipient(question)
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -413,11 +414,34 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         ):
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
+        score += RECIPIENT_BONUS if recipient and recipient <= set(words(statement.text)) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
         out.append(Option(index, statement, support.score, score, cue))
     return out
+
+
+# who a report or a notice must reach: "How fast must a breach reach senior management?", "report it to the board"
+_RECIPIENT_RE = re.compile(
+    r"\b(?:reach|reaches|report(?:ed|s)? (?:\w+ ){0,2}?to|notif(?:y|ied)|tell|told|inform(?:ed)?|escalated? to)"
+    r" (?:the |a |an |our |their |its )?(?P<who>(?:[a-z-]+ ){0,2}?[a-z-]+?)"
+    r"(?= in | of | at | within | by | about |\?|,|$)",
+    re.I,
+)
+RECIPIENT_BONUS = 0.15
+# a person told is the data subject, whom the law names otherwise: only an organisation or a role is matched by name
+_ALL_PARTY_WORDS = frozenset(
+    words("me us them him her you it anyone everyone patient patients person people individual individuals")
+)
+
+
+def _recipient(question: str) -> set[str]:
+    """The words naming whom the question says something must reach ("senior management"), or none: a statement
+    saying who else is told (the supervisory authority) answers another duty."""
+    match = _RECIPIENT_RE.search(question_sentence(question))
+    who = set(words(match.group("who"))) if match else set()
+    return who - _ALL_PARTY_WORDS
 
 
 def _boilerplate(seen: set[tuple[str, str]]) -> bool:

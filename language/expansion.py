@@ -264,7 +264,9 @@ EXPANSIONS: list[tuple[str, str]] = [
         "direct marketing",
     ),
     (
-        r"\bstop (my|their|his|her|our|the) (\w+ ){0,2}(data|records?|information) (from )?(being )?(used|shared)\b",
+        r"\bstop (my|their|his|her|our|the) (\w+ ){0,2}(data|records?|information) (from )?(being )?(used|shared)\b"
+        r"|\b(don't|do not|doesn't|does not|didn't|did not) want (my|their|his|her|our|the) (\w+ ){0,2}(data|records?"
+        r"|information) (to be )?(being )?(used|shared)\b",
         "opt out right to object",
     ),
     (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),

@@ -554,6 +554,16 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 12(3)",
             "within one month",
         ),
+        (  # who must be reached is named: not the 72 hours to the supervisory authority
+            "How fast must a data breach reach senior management in the NHS?",
+            "NDG Data Security Standard 6",
+            "within 12 hours",
+        ),
+        (  # ... and a plain "don't want my data used" is the right to object
+            "I don't want my data used for research. What can I do?",
+            "GDPR Art. 21(6)",
+            "right",
+        ),
         (  # asked whether it costs: the free rule leads, not the fee for further copies
             "Can the hospital charge me for a copy of my notes?",
             "Commentary: subject access requests in practice",
