@@ -1198,4 +1198,3 @@ def test_asked_whether_something_costs_the_free_rule_of_the_same_law_leads_befor
     assert answer.startswith("No: ") and answer.split(" [Source 3]")[0].endswith("free of charge"), answer
     # another law's free access is not the rule the fee is an exception to
     assert not compose(question, [copies, ehds], None).startswith("No: natural persons")
-
