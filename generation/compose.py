@@ -27,7 +27,7 @@ from generation.opener import ASKS_COST_RE, EXCEPTED, FREE_OF_CHARGE_RE, yes_no_
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from generation.series import compose_series
-from language.analysis import QuestionAnalysis, about_ehds, analyse, question_sentence
+from language.analysis import QuestionAnalysis, about_ehds, analyse, question_sentence, variants_named
 from language.coherence import needs_antecedent, reads_as_label
 from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
@@ -1206,6 +1206,68 @@ def _rule_before_its_exception(
     return max(applying, key=lambda o: (o.support, -o.statement.position), default=lead)
 
 
+def _with_counterparts(
+    chosen: list[Option], candidates: list[Option], blocks: list[Evidence], question: str
+) -> tuple[list[Option], list[Option]]:
+    """Asked how the wordings it names differ, each chosen statement of one wording's clause followed by the
+    statement in the same place of the same clause of the other named wording (the group rider's maternity limit,
+    then the individual rider's), and those added: both sides are stated, whatever the word budget."""
+    named = variants_named(question)
+    if len(named) < 2:
+        return chosen, []
+    out: list[Option] = []
+    added: list[Option] = []
+    for option in chosen:
+        out.append(option)
+        block = blocks[option.block]
+        clause, variant = block.metadata.get("clause_id"), block.metadata.get("variant")
+        if not clause or variant not in named:
+            continue
+        same_clause = [
+            o
+            for o in candidates
+            if (other := blocks[o.block]).metadata.get("clause_id") == clause
+            and other.metadata.get("variant") in named - {variant}
+            and not any(o is x for x in [*chosen, *out])
+        ]
+        placed = [o for o in same_clause if o.statement.position == option.statement.position] or same_clause
+        if placed:
+            counterpart = max(placed, key=lambda o: o.score)
+            out.append(counterpart)
+            added.append(counterpart)
+    return out, added
+
+
+# "The application shall be forwarded ...": a subject the sentence before introduced (a common noun, not a defined
+# term such as "the Company")
+_DEFINITE_SUBJECT_RE = re.compile(
+    r"^\W*(?:[Tt]he|[Ss]uch|[Tt]hat|[Tt]hose|[Tt]hese) (?:[a-z-]+ ){0,2}?(?P<noun>[a-z-]+) "
+    r"(?:shall|must|may|is|are|will|can|has|have)\b"
+)
+INTRODUCED_MARGIN = 0.05  # how much less the introducing sentence may score and still lead
+
+
+def _introducing_statement(lead: Option, candidates: list[Option]) -> Option:
+    """The statement right before the lead, when it introduces the lead's subject and scores nearly as well: "A
+    health data applicant seeking access ... in more than one Member State ... shall submit a single health data
+    access application ..." states the rule; "The application shall be forwarded ..." what follows from it."""
+    match = _DEFINITE_SUBJECT_RE.match(lead.statement.text)
+    if not match or lead.statement.marker:
+        return lead
+    noun = set(words(match.group("noun")))
+    before = next(
+        (
+            o
+            for o in candidates
+            if o.block == lead.block and o.statement.position == lead.statement.position - 1 and not o.statement.marker
+        ),
+        None,
+    )
+    if before and noun and noun <= set(words(before.statement.text)) and before.score >= lead.score - INTRODUCED_MARGIN:
+        return before
+    return lead
+
+
 def _laws_of(option: Option, blocks: list[Evidence]) -> set[str]:
     """The instruments a statement belongs to or names ("GDPR Art. 12(5)" in a commentary)."""
     block = blocks[option.block]
@@ -1280,6 +1342,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lead = _point_for_the_case(lead, candidates, question)
     lead = _list_for_its_lead_in(lead, candidates, question, analysis)
     lead = _rule_before_its_exception(lead, candidates, blocks, question, analysis)
+    lead = _introducing_statement(lead, candidates)
     if analysis.answer_type == "yes_no" and not lead.cue:
         lead = _ruling_beside(lead, candidates)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."
@@ -1296,6 +1359,10 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
     referred = _referred(lead, blocks)
     chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
+    if analysis.answer_type == "comparison":  # "How is maternity cover different between the group and ...?"
+        chosen, paired = _with_counterparts(chosen, candidates, blocks, question)
+    else:
+        paired = []
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     answered, overdrawn = _asked_words_said(question, lead.statement.whole), False
@@ -1304,7 +1371,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if option is lead and named_subject:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
         allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0
-        over = number and option is not listed and option is not lead and len(text.split()) > budget + allowance
+        kept = option is listed or option is lead or any(option is p for p in paired)
+        over = number and not kept and len(text.split()) > budget + allowance
         if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
             continue  # what follows the lead is cut, never the lead after a long antecedent
         overdrawn = overdrawn or bool(number and len(text.split()) > budget)
@@ -1319,9 +1387,11 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
-        if option is not listed:  # lists apart (see MAX_WORDS); the provision's name below takes no budget either
-            budget -= len(text.split())
-        if number == 0 and (name := _opening_name(analysis, blocks[lead.block])):
+        if option is not listed and not any(option is p for p in paired):  # lists apart (see MAX_WORDS), and the
+            budget -= len(text.split())  # other side of a comparison; the provision's name below takes no budget
+        if paired and (side := blocks[option.block].citation) and blocks[option.block].metadata.get("clause_id"):
+            text = f"{side}: {text}"  # each side of a comparison says which wording it is
+        elif number == 0 and (name := _opening_name(analysis, blocks[lead.block])):
             text = f"{name}: {text}"
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
     return " ".join(sentences)

@@ -20,7 +20,7 @@ from generation.blocks import (
 from generation.compose import asked_about
 from generation.guard import Sanitiser
 from generation.series import MIN_LISTED
-from language.analysis import QuestionAnalysis
+from language.analysis import QuestionAnalysis, variants_named
 
 
 @dataclass
@@ -64,6 +64,8 @@ def grounded_answer(
     elif result.status == "refused" and analysis.about_cover and blocks:
         result.detail = absent_from_wording(blocks, "do not name what was asked")
     coverage = None
-    if result.status == "answered" and len(series) < MIN_LISTED:  # a list of clauses has no one polarity
+    # a list of clauses has no one polarity, nor has an answer comparing two wordings
+    compared = analysis.answer_type == "comparison" and len(variants_named(question)) > 1
+    if result.status == "answered" and len(series) < MIN_LISTED and not compared:
         result.answer, coverage = coverage_line(result.answer, result.citations, blocks)
     return GroundedAnswer(result, blocks, coverage)

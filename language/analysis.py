@@ -216,6 +216,12 @@ _RUNNING_THE_POLICY_RE = re.compile(
 )
 _VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)
 
+
+def variants_named(question: str) -> set[str]:
+    """Every policy variant the question names ("between the group and individual riders": both)."""
+    return {m.lower() for m in _VARIANT_RE.findall(question)}
+
+
 # Medical advice: a person asking what to take, stop or do for their own body. The treatment object is what
 # makes it advice; a question about records, data, access or consent is about rights, not treatment.
 _ADVICE_ACTION_RE = re.compile(

@@ -564,6 +564,13 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 21(6)",
             "right",
         ),
+        (  # the rule ("shall submit a single ... application") before what follows it ("The application shall be
+            # forwarded ..."), which scored a little higher
+            "Our study needs hospital data from France, Spain and Italy. Do we have to send a separate EHDS "
+            "application to each country?",
+            "EHDS Art. 67(3)",
+            "shall submit a single health data access application",
+        ),
         (  # asked whether it costs: the free rule leads, not the fee for further copies
             "Can the hospital charge me for a copy of my notes?",
             "Commentary: subject access requests in practice",
@@ -754,3 +761,17 @@ def test_a_section_listed_for_one_wording_says_another_wording_has_its_own(make_
     )
     other = "Individual" if "(Group)" in listed else "Group"
     assert f"CareShield Rider ({other}) cl. 5 has exclusions of its own [Source" in record.answer
+
+
+def test_asked_how_two_named_wordings_differ_each_clause_is_followed_by_the_other_wording_s(make_services):
+    # the group rider's maternity clauses alone were quoted: the individual rider's limit and wait were missing
+    record = run_graph(
+        "How is maternity cover different between the group and individual riders?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    for side, limit, wait in (("Group", "Rs. 50,000", "9 months"), ("Individual", "Rs. 30,000", "2 years")):
+        assert re.search(rf"CareShield Rider \({side}\) cl\. 3\.7: [^\[]*{limit}", record.answer), record.answer
+        assert re.search(rf"CareShield Rider \({side}\) cl\. 4\.4: [^\[]*{wait}", record.answer), record.answer
+    assert "Coverage:" not in record.answer  # one side's polarity is not the comparison's
