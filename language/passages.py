@@ -162,3 +162,17 @@ def scored_texts(text: str) -> list[str]:
         t for s in statements(text) if not s.heading for t in (s.scored_text(True), s.scored_text(False))
     )
     return list(out)[:MAX_SCORED_TEXTS] or [text.strip()]
+
+
+# paragraphs that say what a text is (its scope, history, source), the same for every document of a series
+ABOUT_THE_TEXT = frozenset({"scope", "history", "source", "background", "status"})
+
+
+def without_notes_on_the_text(text: str) -> str:
+    """The text without its paragraphs about the text itself ("Scope: this is one of the eight Caldicott
+    Principles ..."): words every principle shares are no sign that one of them answers."""
+    return "\n".join(
+        line
+        for line in text.splitlines()
+        if not ((m := _LABEL_RE.match(line)) and m.group(1).lower() in ABOUT_THE_TEXT)
+    )

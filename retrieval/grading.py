@@ -28,6 +28,7 @@ from generation.prompts import RELEVANCE_PROMPT
 from generation.records import kinds_asked
 from language.analysis import about_ehds, analyse, is_medical_advice
 from language.expansion import bridges, covers_bridge
+from language.passages import without_notes_on_the_text
 from language.question import (
     content_terms,
     enactments_named,
@@ -182,7 +183,7 @@ class Asked:
 
 def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -> ChunkGrade:
     """Confidence that this chunk helps answer the question, with its features."""
-    haystack = f"{evidence.document} {evidence.citation} {evidence.section} {evidence.text}"
+    haystack = f"{evidence.document} {evidence.citation} {evidence.section} {without_notes_on_the_text(evidence.text)}"
     haystack_terms = set(words(haystack))
     lowered = haystack.lower()
     wanted = asked.wanted

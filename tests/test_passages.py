@@ -130,3 +130,10 @@ def test_an_inline_list_is_still_split_into_its_points():
     points = [s for s in statements(text) if s.marker]
     assert [p.marker for p in points] == ["(a)", "(b)", "(c)", "(d)"]
     assert points[0].text.startswith("in the event of emergency")
+
+
+def test_paragraphs_about_the_text_are_set_apart_from_what_it_says():
+    from language.passages import without_notes_on_the_text
+
+    text = "Use the minimum necessary.\nScope: this is one of eight principles.\nHistory: from 1997.\nNote: see Art. 5."
+    assert without_notes_on_the_text(text) == "Use the minimum necessary.\nNote: see Art. 5."

@@ -615,3 +615,13 @@ def test_an_article_named_with_its_law_is_not_another_law_s_article_of_the_same_
     assert all(g.features.get("reference") == 1.0 for g in own_law)
     out = run_graph(question, make_services())
     assert out.status == "refused"
+
+
+def test_a_paragraph_about_the_text_itself_is_no_sign_that_the_text_answers(shipped):
+    # every Caldicott principle carries the same "Scope: ... information collected ... patients ..." paragraph,
+    # which made all eight cover "What has to be in a privacy notice when we collect data directly from patients?"
+    found = shipped.retriever.retrieve("Caldicott principle minimum necessary", {"collection": "health_governance"}, 10)
+    principle = next(e for e in found if e.citation == "Caldicott Principle 3")
+    assert "Scope: " in principle.text and "collected" in principle.text.split("Scope: ", 1)[1]
+    question = "What has to be in a privacy notice when we collect data directly from patients?"
+    assert grade_all(question, [principle])[0].features["coverage"] < 1.0
