@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from core.types import Evidence
 from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME, STATING_MARGIN
-from generation.opener import ASKS_COST_RE, EXCEPTED, FREE_OF_CHARGE_RE, yes_no_opener
+from generation.opener import ASKS_COST_RE, EXCEPTED, FREE_OF_CHARGE_RE, puts_the_duty_on_the_asker, yes_no_opener
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from generation.series import compose_series
@@ -415,6 +415,12 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += RECIPIENT_BONUS if recipient and recipient <= set(words(statement.text)) else 0.0
+        if (
+            analysis.answer_type == "deadline"
+            and block.document_type == "policy_wording"
+            and puts_the_duty_on_the_asker(question, statement.text)
+        ):  # "How long do I have to claim?": the insured person's duty, not the insurer's ("we" is every controller)
+            score += OWN_DUTY_BONUS
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
@@ -430,6 +436,7 @@ _RECIPIENT_RE = re.compile(
     re.I,
 )
 RECIPIENT_BONUS = 0.15
+OWN_DUTY_BONUS = 0.1  # asked how long the asker has, a clause putting the duty on the asker's kind of party
 # a person told is the data subject, whom the law names otherwise: only an organisation or a role is matched by name
 _ALL_PARTY_WORDS = frozenset(
     words("me us them him her you it anyone everyone patient patients person people individual individuals")
@@ -518,11 +525,22 @@ class Subject:
         return any(form & named for form in self.forms)
 
 
+# "How long do I have to claim after discharge?": how long the insured person has to claim or notify, a question on
+# the claims procedure ("after discharge" is when the period starts, not the benefit asked about)
+_OWN_CLAIM_DEADLINE_RE = re.compile(
+    r"\b(how long|how many days|by when|how soon|how quickly|within what time)\b[^?]{0,30}\b(i|we) (have|need|must|"
+    r"got|should)\b[^?]{0,15}\b(claim|submit|file|lodge|notify|inform|tell|send)\b",
+    re.I,
+)
+
+
 def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> Subject:
     """For a question about an insurance wording (by its words, or by the clauses it is answered from), what
     it is about without the words of the kind of answer ("pre-existing disease" in "What is the waiting
     period for pre-existing diseases?"): a clause about another subject's waiting period does not answer it."""
     if analysis.domain != "insurance" and not any(b.document_type == "policy_wording" for b in blocks):
+        return Subject()
+    if _OWN_CLAIM_DEADLINE_RE.search(question):  # when the claim must be made: no benefit is what it is about
         return Subject()
     own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - ANSWER_TYPE_WORDS)
     if not own:

@@ -258,3 +258,24 @@ def yes_no_opener(question: str, text: str) -> str:
     if _CONDITION_RE.search(text):
         return ONLY_SOME if negative else "Yes, subject to conditions: "
     return "No: " if negative else "Yes: "
+
+
+# "How long do I have to claim?", "By when must I notify?": the asker's own duty
+_OWN_DUTY_RE = re.compile(
+    r"\b(?:do|does|must|shall|should) (i|we) (?:still )?(?:have to|need to|got to)?\b|\b(i|we) (?:have|need|must)\b",
+    re.I,
+)
+_DUTY_RE = re.compile(r"\b(shall|must|is required to|are required to|has to|have to)\b(?!\s+not\b)", re.I)
+
+
+def puts_the_duty_on_the_asker(question: str, text: str) -> bool:
+    """The question asks about the asker's own duty ("How long do I have to claim?") and the statement puts a duty
+    on the same kind of party ("the Insured Person shall submit ...", not "The Company will indemnify ...")."""
+    if not _OWN_DUTY_RE.search(question_sentence(question)):
+        return False
+    party = _asked_party(question)
+    for match in _DUTY_RE.finditer(text):
+        subject = _party_words(_subject(text[: match.start()]))
+        if any(subject & kind and party in kind for kind in _PARTY_KINDS[:2]):
+            return True
+    return False

@@ -242,7 +242,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "rectification inaccurate personal data",
     ),
     (
-        r"\b(copy of (my|their|his|her) (data|records?)|see (my|their) records?|access (my|their) records?)\b",
+        r"\b(copy of (my|their|his|her) (data|records?)|(see|view|read|look at|access) (my|their|his|her) (own )?"
+        r"(medical |health |hospital |gp )?(records?|notes|file))\b",
         "right of access",
     ),
     (

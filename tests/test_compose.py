@@ -1198,3 +1198,15 @@ def test_asked_whether_something_costs_the_free_rule_of_the_same_law_leads_befor
     assert answer.startswith("No: ") and answer.split(" [Source 3]")[0].endswith("free of charge"), answer
     # another law's free access is not the rule the fee is an exception to
     assert not compose(question, [copies, ehds], None).startswith("No: natural persons")
+
+
+def test_the_asker_s_own_duty_is_told_apart_from_the_other_party_s():
+    from generation.opener import puts_the_duty_on_the_asker
+
+    question = "How long do I have to claim after discharge?"
+    insured = (
+        "Where the Cashless Facility is not used, the Insured Person shall submit the claim documents within 30 days."
+    )
+    assert puts_the_duty_on_the_asker(question, insured)
+    assert not puts_the_duty_on_the_asker(question, "The Company shall settle or reject a claim within 15 days.")
+    assert not puts_the_duty_on_the_asker("How long does the insurer have to pay?", insured)  # not the asker's duty

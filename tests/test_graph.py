@@ -571,6 +571,17 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 67(3)",
             "shall submit a single health data access application",
         ),
+        (  # how long the insured person has to claim: the claims procedure, not the post-hospitalisation benefit
+            # that "after discharge" names; and the insured person's duty, not the insurer's
+            "How long do I have to claim after discharge?",
+            "CareShield Rider (",
+            "shall submit the claim documents to the TPA within 30 days of discharge",
+        ),
+        (  # seeing one's own records is the right of access (was: a commentary on DPIAs)
+            "Can patients see their own records?",
+            "EHDS Art. 3(1)",
+            "right to access",
+        ),
         (  # asked whether it costs: the free rule leads, not the fee for further copies
             "Can the hospital charge me for a copy of my notes?",
             "Commentary: subject access requests in practice",
