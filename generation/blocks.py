@@ -9,7 +9,7 @@ from core.types import COVERAGE_LABELS, Citation, Evidence
 from language.analysis import QuestionAnalysis
 from language.passages import statements
 from language.question import compared_terms, defined_term
-from language.series import asked_series, member_of
+from language.series import asked_series, member_of, right_granted, rights_asked
 from language.words import words
 
 MAX_BLOCKS = 8
@@ -106,6 +106,18 @@ def with_block_stating(kept: list[Evidence], pool: list[Evidence], states: Calla
 def series_members(question: str, blocks: list[Evidence]) -> list[Evidence]:
     """The first block of each member of the numbered series the question asks for whole, by number ("What are
     the Caldicott principles?": Caldicott Principle 1 to 8); none when it asks for no series."""
+    if instrument := rights_asked(question):  # "What rights do patients have under the EHDS?": each article's
+        articles: dict[str, Evidence] = {}  # first block, in the order of the articles
+        for block in blocks:
+            if (
+                block.authority == "binding"
+                and block.metadata.get("instrument") == instrument
+                and right_granted(block.section)
+            ):
+                kept = articles.get(block.section)  # its first paragraph, where the right is granted
+                if kept is None or _position(block) < _position(kept):
+                    articles[block.section] = block
+        return sorted(articles.values(), key=lambda b: _article_number(b.section))
     prefix = asked_series(question, [(b.citation, b.section) for b in blocks])
     members: dict[int, Evidence] = {}
     for block in blocks:
@@ -113,6 +125,15 @@ def series_members(question: str, blocks: list[Evidence]) -> list[Evidence]:
         if prefix and member and member.prefix == prefix:
             members.setdefault(member.number, block)
     return [members[number] for number in sorted(members)]
+
+
+def _position(block: Evidence) -> int:
+    return int(block.metadata.get("position") or 0)
+
+
+def _article_number(section: str) -> int:
+    match = re.search(r"\bArticle (\d+)", section)
+    return int(match.group(1)) if match else 0
 
 
 def with_definitions(kept: list[Evidence], pool: list[Evidence], question: str) -> list[Evidence]:

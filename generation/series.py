@@ -4,10 +4,13 @@ hold them all."""
 
 from __future__ import annotations
 
+import re
+
 from core.types import Evidence
 from generation.blocks import series_members
-from language.series import Member, member_of, member_title, series_name, series_of
+from language.series import Member, member_of, member_title, right_granted, rights_asked, series_name, series_of
 
+_ARTICLE_RE = re.compile(r"^Article\b")
 MIN_LISTED = 3  # fewer members than this are no series to list: the usual composition answers
 _COUNTS = "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
 
@@ -34,6 +37,11 @@ def _opening(first: Member, block: Evidence, count: int, whole: bool) -> str:
     return f"There are {_COUNTS[count - 2] if count - 2 < len(_COUNTS) else count} {plural}:"
 
 
+def _article(block: Evidence) -> str:
+    """ "Art. 15" from the block's heading "Article 15 - Right of access by the data subject"."""
+    return _ARTICLE_RE.sub("Art.", block.section.split(" - ", 1)[0])
+
+
 def compose_series(question: str, blocks: list[Evidence]) -> str | None:
     """The members the evidence holds, by number; the count is stated only when they run from 1 without a gap
     (the sources then hold the whole series as far as the index knows it)."""
@@ -41,6 +49,9 @@ def compose_series(question: str, blocks: list[Evidence]) -> str | None:
     if len(members) < MIN_LISTED:
         return None
     index = {id(b): i for i, b in enumerate(blocks)}
+    if instrument := rights_asked(question):  # each article granting a right, by its number and title
+        items = [f"({_article(b)}) {right_granted(b.section)} [Source {index[id(b)] + 1}]" for b in members]
+        return f"The sources hold these {instrument} articles granting rights: {'; '.join(items)}."
     listed = [(member, b) for b in members if (member := member_of(b.citation))]
     numbers = [member.number for member, _ in listed]
     whole = numbers == list(range(1, len(numbers) + 1))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from language.references import instrument_named
+from language.titles import title_of
 from language.words import words
 
 # "What are the Caldicott principles?", "List the NDG data security standards": the series' name ends in its
@@ -134,3 +136,24 @@ def member_citations(prefix: str) -> list[str]:
     """Every citation a member of the series could have, in order."""
     series = Member(prefix, 0)
     return [series.citation_of(number) for number in range(1, MAX_MEMBERS + 1)]
+
+
+# "What rights do patients have under the EHDS?", "What are the data subject rights?": the articles that grant a
+# right, each its own document; not one right's content ("What rights do I have to see my records?")
+_RIGHTS_RE = re.compile(r"\b(?:what|which|list|summari[sz]e)\b[^?.]{0,40}?\brights\b(?![^?.]{0,30}\bto\b)", re.I)
+_RIGHT_TITLE_RE = re.compile(r"^rights?\b", re.I)
+
+
+def rights_asked(question: str) -> str | None:
+    """The instrument whose rights the question asks for as a whole (as its payloads name it: "EHDS"), the
+    GDPR for a data subject's rights; None when it asks for no such list or names no instrument."""
+    if not _RIGHTS_RE.search(question):
+        return None
+    named = instrument_named(question) or ("gdpr" if re.search(r"\bdata subjects?\b", question, re.I) else None)
+    return named.upper() if named in ("gdpr", "ehds") else None
+
+
+def right_granted(section: str) -> str:
+    """The title of an article granting a right ("Right to erasure ('right to be forgotten')"), else ''."""
+    title = title_of(section)
+    return title if _RIGHT_TITLE_RE.match(title) else ""

@@ -30,7 +30,7 @@ from db.store import (
 from language.expansion import expansion_terms
 from language.question import compared_terms
 from language.references import citation_tokens, question_tokens
-from language.series import MAX_MEMBERS, asked_series, member_citations
+from language.series import MAX_MEMBERS, asked_series, member_citations, right_granted, rights_asked
 from retrieval.embedder import Embedder
 from retrieval.scope import PatientDirectory
 from retrieval.sparse import encode_query
@@ -42,6 +42,7 @@ MIN_CANDIDATES = 50
 FOLLOW_FROM = 10  # citations are followed from this many of the best candidates
 FOLLOW_LIMIT = 12  # provisions brought in by following, at most
 COMPARED_K = 3  # candidates searched for each of two things a question compares
+MAX_ARTICLES = 500  # an instrument's articles read for the ones granting a right
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,28 @@ class Retriever:
             # other wording's clauses of those numbers take the places of its members
             series = {**(filters or {}), "citation": member_citations(prefix)}
             found += self.referenced(query, query_vector, tokens, series, found, MAX_MEMBERS)
+        if instrument := rights_asked(query):  # "What rights do patients have under the EHDS?": each article
+            found += self.rights_granted(query, query_vector, instrument, filters, found)  # granting one
         return self.with_sentence_scores(found, query_vector)
+
+    def rights_granted(
+        self,
+        query: str,
+        query_vector: np.ndarray,
+        instrument: str,
+        filters: Filters | None,
+        candidates: list[Evidence],
+    ) -> list[Evidence]:
+        """The first chunk of each article of the instrument whose title grants a right ("Right to erasure"), not
+        among the candidates yet: a search for "rights" ranks a few of them, and a list of rights is wrong
+        without one."""
+        firsts = self.reader.store().payloads(
+            {**(filters or {}), "instrument": instrument, "position": 0, "authority": "binding"}, limit=MAX_ARTICLES
+        )
+        citations = [str(p["citation"]) for p in firsts if p.get("citation") and right_granted(str(p.get("section")))]
+        tokens = [token for citation in citations for token in citation_tokens(citation)]
+        only = {**(filters or {}), "citation": citations}
+        return self.referenced(query, query_vector, tokens, only, candidates, len(citations)) if citations else []
 
     def with_sentence_scores(self, found: list[Evidence], query_vector: np.ndarray) -> list[Evidence]:
         """The sentence MaxSim the engine gives the reranked list, for the chunks found outside it (a provision

@@ -786,3 +786,21 @@ def test_asked_how_two_named_wordings_differ_each_clause_is_followed_by_the_othe
         assert re.search(rf"CareShield Rider \({side}\) cl\. 3\.7: [^\[]*{limit}", record.answer), record.answer
         assert re.search(rf"CareShield Rider \({side}\) cl\. 4\.4: [^\[]*{wait}", record.answer), record.answer
     assert "Coverage:" not in record.answer  # one side's polarity is not the comparison's
+
+
+@pytest.mark.parametrize(
+    ("question", "instrument", "articles"),
+    [
+        ("What rights do patients have under the EHDS?", "EHDS", [3, 5, 6, 7, 8, 9, 10, 71]),
+        ("What are the data subject rights?", "GDPR", [15, 16, 17, 18, 20, 21]),
+    ],
+)
+def test_asked_for_an_instrument_s_rights_every_article_granting_one_is_listed(
+    make_services, question, instrument, articles
+):
+    # one paragraph of one right (Art. 3(3), Art. 20(1)) was the answer: each article is its own document
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.answer.startswith(f"The sources hold these {instrument} articles granting rights:"), record.answer
+    assert [int(n) for n in re.findall(r"\(Art\. (\d+)\)", record.answer)] == articles
+    cited = {c.citation.split("(")[0] for c in record.citations}
+    assert cited == {f"{instrument} Art. {n}" for n in articles}

@@ -103,3 +103,19 @@ HEADS = [
 )
 def test_a_section_is_found_by_its_lead_in_and_asked_for_in_plain_words(question, prefix):
     assert asked_series(question, HEADS) == prefix
+
+
+@pytest.mark.parametrize(
+    ("question", "instrument"),
+    [
+        ("What rights do patients have under the EHDS?", "EHDS"),
+        ("What are the data subject rights?", "GDPR"),  # a data subject's rights are the GDPR's
+        ("What are my rights under the GDPR?", "GDPR"),
+        ("What rights do I have to see my records under the GDPR?", None),  # one right's content
+        ("What are my rights?", None),  # no instrument named
+    ],
+)
+def test_the_rights_of_an_instrument_are_asked_for_as_a_whole(question, instrument):
+    from language.series import rights_asked
+
+    assert rights_asked(question) == instrument
