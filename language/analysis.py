@@ -78,7 +78,11 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"(?!.{0,80}\b(report|notify|tell|know|inform|respond|reply|decide|pay|paid|settle|settled|expire|claim|start"
         r"|begin|apply|applies|end|deadline|hours?|days?|weeks?|months?|years?)\b)"
         r".{0,80}\b(have to|has to|need to|needs to|required|obliged|obligated|mandatory|compulsory|must)\b"
-        r"|\b(in|under) (what|which) (circumstances|cases|situations|conditions)\b",
+        r"|\b(in|under) (what|which) (circumstances|cases|situations|conditions)\b"
+        # "When must we appoint a DPO?": in which cases the duty arises (not "When must we report?": by when)
+        r"|\bwhen (must|should|shall) (we|i|you|they|a|an|the|our|my)\b"
+        r"(?![^?]{0,60}\b(report|notify|tell|inform|respond|reply|decide|pay|settle|claim|submit|send|start|begin|apply"
+        r"|end|expire)\b)",
     ),
     (
         "deadline",
@@ -101,7 +105,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|principles|tasks|illnesses|diseases|benefits)\?$"  # a terse "EHDS priority categories"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
         r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover|set out|spell out|specify)\b"
-        r"|\bwhat (has|have|needs?|must) (to )?(be|go) (in|into|included in|set out in)\b",
+        r"|\bwhat (has|have|needs?|must|should) (to )?(be|go) (in|into|included in|set out in)\b",
     ),
     (
         "amount",  # "how much of the patient's history should I include?" asks how much to share, not a sum

@@ -270,6 +270,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|information) (to be )?(being )?(used|shared)\b",
         "opt out right to object",
     ),
+    (r"\b(get|getting|have|receive|give) (\w+ ){0,2}money back\b|\bmoney back\b", "refund of premium"),
     (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),
     (r"\b(legal|lawful) (reasons?|bases|basis|grounds?)\b|\bjustification\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
@@ -279,6 +280,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(company|firm|business|organisation|someone) (that|who|which) ((handles|processes|stores|hosts|manages)\b"
         r"|(sends|runs|provides) (our|the|its|their)\b)",
         "processor",
+    ),
+    # the contract with a processor: what it must set out (Art. 28(3))
+    (
+        r"\b(data )?processing (contract|agreement)s?\b|\b(contract|agreement)s? with (a|our|the|their) (data )?"
+        r"processors?\b|\bprocessor (contract|agreement)s?\b|\bdpa\b(?= (contract|agreement|template|clauses?))",
+        "processing by a processor governed by a contract or other legal act",
     ),
     (
         r"\bsub-?contract\w*|\bsub-?processors?\b"

@@ -259,3 +259,10 @@ def test_how_much_of_a_record_to_share_is_not_an_amount_question():
     assert analyse("How much of the patient's history should I include in a referral?").answer_type != "amount"
     assert analyse("How much information should we share with the social worker?").answer_type != "amount"
     assert analyse("How much can the hospital charge for a copy?").answer_type == "amount"
+
+
+def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
+    assert analyse("When must we appoint a DPO?").answer_type == "condition"
+    assert analyse("When should we do a DPIA?").answer_type == "condition"
+    assert analyse("When must we report a breach?").answer_type == "deadline"
+    assert analyse("What should be in a data processing contract?").answer_type == "list"
