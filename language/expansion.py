@@ -270,7 +270,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|information) (to be )?(being )?(used|shared)\b",
         "opt out right to object",
     ),
-    (r"\b(get|getting|have|receive|give) (\w+ ){0,2}money back\b|\bmoney back\b", "refund of premium"),
+    # money back on cancelling (not "money back if I stay healthy": a no-claim benefit, which a wording may not have)
+    (r"\bcancel\w*\b.{0,60}\bmoney back\b|\bmoney back\b.{0,60}\bcancel\w*", "refund of premium"),
     (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),
     (r"\b(legal|lawful) (reasons?|bases|basis|grounds?)\b|\bjustification\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
