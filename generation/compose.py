@@ -1225,13 +1225,21 @@ def _rule_before_its_exception(
 
 
 def _with_counterparts(
-    chosen: list[Option], candidates: list[Option], blocks: list[Evidence], question: str
+    chosen: list[Option], lead: Option, candidates: list[Option], blocks: list[Evidence], question: str
 ) -> tuple[list[Option], list[Option]]:
-    """Asked how the wordings it names differ, each chosen statement of one wording's clause followed by the
+    """The statements of another wording to state beside the chosen ones, inserted after them, and those added.
+    Asked how the wordings it names differ, each chosen statement of one wording's clause is followed by the
     statement in the same place of the same clause of the other named wording (the group rider's maternity limit,
-    then the individual rider's), and those added: both sides are stated, whatever the word budget."""
+    then the individual rider's). Asked with no wording named, the lead is followed by the other wording's
+    statement when that says something else ("Is there a co-payment for older people?": none under the group
+    rider, 20% from 61 under the individual one). Both sides are stated, whatever the word budget."""
     named = variants_named(question)
-    if len(named) < 2:
+    if analyse(question).answer_type == "comparison" and len(named) > 1:
+        paired_with, wanted, differing = chosen, named, False
+    elif not named and blocks[lead.block].metadata.get("variant"):
+        wanted = {str(b.metadata["variant"]) for b in blocks if b.metadata.get("variant")}
+        paired_with, differing = [lead], True
+    else:
         return chosen, []
     out: list[Option] = []
     added: list[Option] = []
@@ -1239,18 +1247,18 @@ def _with_counterparts(
         out.append(option)
         block = blocks[option.block]
         clause, variant = block.metadata.get("clause_id"), block.metadata.get("variant")
-        if not clause or variant not in named:
+        if not clause or variant not in wanted or not any(option is p for p in paired_with):
             continue
         same_clause = [
             o
             for o in candidates
             if (other := blocks[o.block]).metadata.get("clause_id") == clause
-            and other.metadata.get("variant") in named - {variant}
+            and other.metadata.get("variant") in wanted - {variant}
             and not any(o is x for x in [*chosen, *out])
         ]
         placed = [o for o in same_clause if o.statement.position == option.statement.position] or same_clause
-        if placed:
-            counterpart = max(placed, key=lambda o: o.score)
+        counterpart = max(placed, key=lambda o: o.score, default=None)
+        if counterpart and not (differing and counterpart.statement.text == option.statement.text):
             out.append(counterpart)
             added.append(counterpart)
     return out, added
@@ -1377,10 +1385,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
     referred = _referred(lead, blocks)
     chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
-    if analysis.answer_type == "comparison":  # "How is maternity cover different between the group and ...?"
-        chosen, paired = _with_counterparts(chosen, candidates, blocks, question)
-    else:
-        paired = []
+    chosen, paired = _with_counterparts(chosen, lead, candidates, blocks, question)  # both wordings' sides
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     answered, overdrawn = _asked_words_said(question, lead.statement.whole), False

@@ -20,7 +20,7 @@ from generation.blocks import (
 from generation.compose import asked_about
 from generation.guard import Sanitiser
 from generation.series import MIN_LISTED
-from language.analysis import QuestionAnalysis, variants_named
+from language.analysis import QuestionAnalysis
 
 
 @dataclass
@@ -64,8 +64,10 @@ def grounded_answer(
     elif result.status == "refused" and analysis.about_cover and blocks:
         result.detail = absent_from_wording(blocks, "do not name what was asked")
     coverage = None
-    # a list of clauses has no one polarity, nor has an answer comparing two wordings
-    compared = analysis.answer_type == "comparison" and len(variants_named(question)) > 1
+    # a list of clauses has no one polarity, nor has an answer stating two wordings' sides of one clause
+    cited = [blocks[c.source - 1] for c in result.citations if 0 < c.source <= len(blocks)]
+    sides = {(b.metadata.get("clause_id"), b.metadata.get("variant")) for b in cited if b.metadata.get("clause_id")}
+    compared = len(sides) > len({clause for clause, _ in sides})
     if result.status == "answered" and len(series) < MIN_LISTED and not compared:
         result.answer, coverage = coverage_line(result.answer, result.citations, blocks)
     return GroundedAnswer(result, blocks, coverage)

@@ -582,6 +582,21 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 3(1)",
             "right to access",
         ),
+        (  # when a DPO must be appointed: the cases of 37(1), not the qualities of 37(5)
+            "When must we appoint a DPO?",
+            "GDPR Art. 37(1)",
+            "must in any case designate a data protection officer where",
+        ),
+        (  # a data processing contract is the contract with a processor (28(3)), not a contract as a lawful basis
+            "What should be in a data processing contract?",
+            "GDPR Art. 28(3)",
+            "(a) processes the personal data only on documented instructions",
+        ),
+        (  # money back on cancelling is the refund of premium
+            "Can I cancel my policy and get money back?",
+            "CareShield Rider (",
+            "refund the premium",
+        ),
         (  # asked whether it costs: the free rule leads, not the fee for further copies
             "Can the hospital charge me for a copy of my notes?",
             "Commentary: subject access requests in practice",
@@ -804,3 +819,19 @@ def test_asked_for_an_instrument_s_rights_every_article_granting_one_is_listed(
     assert [int(n) for n in re.findall(r"\(Art\. (\d+)\)", record.answer)] == articles
     cited = {c.citation.split("(")[0] for c in record.citations}
     assert cited == {f"{instrument} Art. {n}" for n in articles}
+
+
+def test_with_no_wording_named_the_other_wording_s_clause_follows_when_it_says_something_else(make_services):
+    # the group rider has no co-payment; the individual one has 20% from 61: a "no" alone misleads half the askers
+    record = run_graph("Is there a co-payment for older people?", make_services(), generator="offline", allow_web=False)
+    assert {c.citation for c in record.citations} >= {
+        "CareShield Rider (Group) cl. 6.1",
+        "CareShield Rider (Individual) cl. 6.1",
+    }, record.answer
+    assert "20%" in record.answer and "No Co-payment" in record.answer
+    assert "Coverage:" not in record.answer  # two sides of one clause have no one polarity
+    # the same words in both wordings are said once
+    same = run_graph(
+        "How long do I have to claim after discharge?", make_services(), generator="offline", allow_web=False
+    )
+    assert len({c.citation.split(" cl. ")[1] for c in same.citations}) == len(same.citations), same.answer
