@@ -205,6 +205,28 @@ _TO_AUTHORITY_RE = re.compile(
 _ALTERNATIVE_RE = re.compile(r"\bor (is|are|was|does|do|did|can|could|should|must|will|would|has|have)\b", re.I)
 
 
+_APPLYING = frozenset(words("apply applies"))  # "Does the GDPR apply to dead people?": a case of its scope
+_INSTRUMENT_WORDS = frozenset(
+    words("gdpr ehds regulation law rules uk eu european general data protection health space")
+)
+
+
+def _alike(asked: set[str], said: set[str]) -> bool:
+    """A word of each shares its first five letters, or all of the shorter one ("anonymise" / "anonymous")."""
+    return any(a[:5] == b[:5] and len(min(a, b, key=len)) >= 4 for a in asked for b in said)
+
+
+def _says_what_is_asked(question: str, text: str, act: str) -> bool:
+    """The statement names something the question asks about besides the act, the law and who does it, in the
+    question's words, the law's verbs for them or the legal terms of its plain phrases: "This Regulation does not
+    apply to processing carried out: (a) ... (d) ..." lists cases, none of them "dead people", so it is no "No"."""
+    said = set(words(text))
+    asked = content_terms(question) - {act} - _INSTRUMENT_WORDS - _ALL_PARTIES - _BEFORE_ACT
+    if not asked or _alike(asked, said) or {w for a in asked for w in _LAW_VERBS.get(a, ())} & said:
+        return True
+    return any(set(words(phrase)) & asked and set(words(terms)) & said for phrase, terms in bridges(question))
+
+
 def yes_no_opener(question: str, text: str) -> str:
     """'Yes: ' or 'No: ' when the statement says whether the very act the question asks about may or must
     happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
@@ -221,6 +243,7 @@ def yes_no_opener(question: str, text: str) -> str:
     in_law = {w for phrase, terms in bridges(question) if not act or act in words(phrase) for w in words(terms)}
     in_law |= _PAYING if act in _PAYING else set()
     in_law |= _LAW_VERBS.get(act, frozenset())
+    listed = bool(_POINT_AFTER_LEAD_IN_RE.search(text))  # the cases it rules on are listed: one must be the asked
     text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     to_person = _tells_the_asker(question)
     condition = _LEADING_CONDITION_RE.match(text)
@@ -241,7 +264,8 @@ def yes_no_opener(question: str, text: str) -> str:
         ):
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))
-    if not acts:
+    # a statement listing the cases it rules on, or on where a law applies, must name the case asked about
+    if not acts or ((listed or act in _APPLYING) and not _says_what_is_asked(question, text, act)):
         return ""
     # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which
     # "shall not refuse renewal" answers and "is renewable" does not

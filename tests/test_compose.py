@@ -1210,3 +1210,14 @@ def test_the_asker_s_own_duty_is_told_apart_from_the_other_party_s():
     assert puts_the_duty_on_the_asker(question, insured)
     assert not puts_the_duty_on_the_asker(question, "The Company shall settle or reject a claim within 15 days.")
     assert not puts_the_duty_on_the_asker("How long does the insurer have to pay?", insured)  # not the asker's duty
+
+
+def test_a_statement_on_where_a_law_applies_answers_yes_or_no_only_for_the_case_it_names():
+    scope = (
+        "This Regulation does not apply to the processing of personal data: (a) in the course of an activity which "
+        "falls outside the scope of Union law; (b) by a natural person in the course of a purely personal activity."
+    )
+    assert yes_no_opener("Does the GDPR apply to dead people?", scope) == ""  # none of its cases
+    assert yes_no_opener("Does the GDPR apply to a purely personal activity?", scope) == "No: "
+    anonymous = "The data protection principles do not apply to anonymous information."
+    assert yes_no_opener("Does the GDPR still apply if I anonymise the data?", anonymous) == "No: "  # its own case
