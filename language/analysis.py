@@ -150,6 +150,7 @@ _INSURANCE_RE = re.compile(
     r"|grace period|free[- ]look|(group|company'?s?|work|employer'?s?) (scheme|health plan|health cover)"
     r"|critical illness|survival period|claim (forms?|documents?|settlement)|settle\w* (a |my |the )?claims?"
     r"|(make|making|submit\w*|fil(e|ing)|lodg(e|ing)|put in) (a |my |the |an? \w+ )?claims?"
+    r"|(need|have|want|how|able|going) to claim\b(?! (damages|compensation))"
     r"|group (policy|policies|cover|insurance)|cancel\w* (the |my |our |this )?(\w+ )?(policy|cover)"
     r"|domiciliary|network (hospitals?|providers?)|proposal forms?)\b",
     re.I,

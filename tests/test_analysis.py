@@ -124,6 +124,8 @@ def test_scope_named_in_the_question():
     assert analyse("What is the survival period for the critical illness benefit?").domain == "insurance"
     assert analyse("How long do I have to submit claim documents after discharge?").domain == "insurance"
     assert analyse("What documents do I need to make a claim?").domain == "insurance"  # a policyholder's claim
+    assert analyse("What documents do I need to claim?").domain == "insurance"
+    assert analyse("Can I claim compensation for a data breach?").domain is None
     assert analyse("Our company is cancelling the group policy. Do members get anything back?").domain == "insurance"
     assert analyse("Does our privacy policy need a DPO contact?").domain is None
     assert analyse("What happens if I lie about my smoking on the proposal form?").domain == "insurance"
