@@ -187,7 +187,8 @@ _LEADING_CONDITION_RE = re.compile(r"^\W*(?:where|if|when|once|after|in the case
 # a question whether something costs the asker, and a statement that it is free
 ASKS_COST_RE = re.compile(
     r"\b(have|has|need|needs|got) to pay\b|\b(is|are) there (a |any )?(fee|charge|cost)s?\b"
-    r"|\b(does|will) (it|that|this) cost\b|\bcharge (me|us|them|a fee)\b|\bcost (me|us|them) anything\b",
+    r"|\b(does|will) (it|that|this) cost\b|\bcharge (me|us|them|him|her|patients?|people|a fee|anything|for)\b"
+    r"|\bcost (me|us|them|him|her) anything\b",
     re.I,
 )
 FREE_OF_CHARGE_RE = re.compile(r"(?<!not )\bfree of charge\b", re.I)

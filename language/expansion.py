@@ -40,6 +40,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\buk core\b", "FHIR UK Core profiles"),
     (r"\bepr\b|\behr\b", "electronic health record"),
     (r"\bped\b", "pre-existing disease"),
+    (r"\bpre-?approv\w*|\bprior approval\b", "pre-authorisation"),  # a cashless claim's approval before treatment
     (r"\bhdabs?\b", "health data access body"),
     # whom a person asks about their data at an organisation: its data protection officer
     (

@@ -1221,3 +1221,9 @@ def test_a_statement_on_where_a_law_applies_answers_yes_or_no_only_for_the_case_
     assert yes_no_opener("Does the GDPR apply to a purely personal activity?", scope) == "No: "
     anonymous = "The data protection principles do not apply to anonymous information."
     assert yes_no_opener("Does the GDPR still apply if I anonymise the data?", anonymous) == "No: "  # its own case
+
+
+def test_charging_the_person_asked_about_is_a_cost_question():
+    free = "Any communication and any actions taken under Articles 15 to 22 shall be provided free of charge."
+    assert yes_no_opener("A former patient wants her records. Are we allowed to charge her for it?", free) == "No: "
+    assert yes_no_opener("Can we charge patients for copies?", free) == "No: "
