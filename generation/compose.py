@@ -1225,7 +1225,7 @@ def _rule_before_its_exception(
 
 
 def _with_counterparts(
-    chosen: list[Option], lead: Option, candidates: list[Option], blocks: list[Evidence], question: str
+    chosen: list[Option], lead: Option, candidates: list[Option], blocks: list[Evidence], question: str, kind: str
 ) -> tuple[list[Option], list[Option]]:
     """The statements of another wording to state beside the chosen ones, inserted after them, and those added.
     Asked how the wordings it names differ, each chosen statement of one wording's clause is followed by the
@@ -1234,7 +1234,7 @@ def _with_counterparts(
     statement when that says something else ("Is there a co-payment for older people?": none under the group
     rider, 20% from 61 under the individual one). Both sides are stated, whatever the word budget."""
     named = variants_named(question)
-    if analyse(question).answer_type == "comparison" and len(named) > 1:
+    if kind == "comparison" and len(named) > 1:
         paired_with, wanted, differing = chosen, named, False
     elif not named and blocks[lead.block].metadata.get("variant"):
         wanted = {str(b.metadata["variant"]) for b in blocks if b.metadata.get("variant")}
@@ -1385,7 +1385,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
     referred = _referred(lead, blocks)
     chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
-    chosen, paired = _with_counterparts(chosen, lead, candidates, blocks, question)  # both wordings' sides
+    chosen, paired = _with_counterparts(chosen, lead, candidates, blocks, question, analysis.answer_type)
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     answered, overdrawn = _asked_words_said(question, lead.statement.whole), False
