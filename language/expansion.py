@@ -245,7 +245,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         # the asker or the patients themselves see them ("let my daughter look at my records" is proxy access)
         r"\b(copy of (my|their|his|her) (data|records?)|(i|we|you|patients?|people|they) (\w+ ){0,2}?(see|view|read"
-        r"|look at|access) (my|their|his|her|our|your) (own )?(medical |health |hospital |gp )?(records?|notes|file))\b",
+        r"|look at|access) (my|their|his|her|our|your) (own )?(medical |health |hospital |gp )?(records?|notes"
+        r"|file))\b",
         "right of access",
     ),
     (
