@@ -30,6 +30,8 @@ from language.question import compared_terms
         ("What long-term conditions does pat-0045 have?", "list"),
         ("What's Lucy Roberts on?", "list"),
         ("Who enforces patients' rights under the EHDS?", "who"),
+        ("Who is a data controller?", "definition"),  # the term, not a party
+        ("Who is the controller for shared care records?", "who"),
         ("How do I get my records sent to a hospital abroad?", "procedure"),
         ("How do the individual and group riders differ on room rent?", "comparison"),
         # in which circumstances a duty arises, not by when it is done
