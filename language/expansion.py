@@ -352,7 +352,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\bopt[- ]?out\b", "opt out"),
     (
-        r"\b(tell|inform|notify|let \w+ know)\b.*\b(patients?|people|individuals?|data subjects?)\b"
+        # (what a privacy notice tells people is the information to be provided, the next row)
+        r"\b(?<!notice )(?<!information )(tell|inform|notify|let \w+ know)\b"
+        r"(?!.*\bprivacy (notice|information|policy|statement)).*\b(patients?|people|individuals?|data subjects?)\b"
         r"|\b(they|he|she|hospital|practice|surgery|clinic|trust|insurer|company|controller)"
         r" (\w+ ){0,2}(tell|inform|notify|warn) (me|us)\b",
         "communication to the data subject",

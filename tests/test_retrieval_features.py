@@ -355,6 +355,9 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("I bumped my sum insured up last month.", "afresh", "breach"),
         ("HR asked us to pay the claim into the company's account.", "Master Policyholder", "breach"),
         ("My Belgian health insurance fund needs my record to reimburse me.", "reimbursement services", "premiums"),
+        # what a privacy notice tells people is the information to give, not a breach's communication
+        ("What must a privacy notice tell people?", "information to be provided", "communication to the data"),
+        ("Do we have to tell patients about the leak?", "communication to the data subject", "rectification"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
