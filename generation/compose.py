@@ -28,7 +28,7 @@ from generation.prompts import REFUSAL
 from generation.records import compose_records
 from generation.series import compose_series
 from language.analysis import QuestionAnalysis, about_ehds, analyse, question_sentence, variants_named
-from language.coherence import needs_antecedent, reads_as_label
+from language.coherence import needs_antecedent, reads_as_label, refers_to_what_precedes
 from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import ANSWER_TYPE_WORDS, compared_terms, content_terms, defined_term
@@ -938,6 +938,15 @@ def _antecedent(lead: Option, candidates: list[Option]) -> Option | None:
     return nearest
 
 
+def _context_before(lead: Option, candidates: list[Option]) -> list[Option]:
+    """The statement before a lead that refers to it ("... of any such extension"), preceded by its own antecedent
+    when it points back too ("That period may be extended by six weeks" after the period itself)."""
+    context = [nearest] if (nearest := _antecedent(lead, candidates)) else []
+    if context and needs_antecedent(context[0].statement.text) and (earlier := _antecedent(context[0], candidates)):
+        context.insert(0, earlier)
+    return context
+
+
 def _parent_clause(block: Evidence) -> str | None:
     """'9' for a policy clause 9.3; None for a top-level clause or a block that is not a numbered clause."""
     parent, dot, _ = str(block.metadata.get("clause_id") or "").rpartition(".")
@@ -1381,10 +1390,19 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         antecedent = None
     steps = procedure_steps(lead, candidates, blocks) if analysis.answer_type == "procedure" else []
     listed = pointed_list(lead, candidates, blocks) or points_taken_in(lead, candidates, blocks)
-    left_out = (antecedent, listed, introduced if named_subject else None)
+    # "... of any such extension within one month": the statements saying what extension follow the lead
+    refers_back = not antecedent and refers_to_what_precedes(lead.statement.text)
+    context = _context_before(lead, candidates) if refers_back else []
+    left_out = (antecedent, listed, *context, introduced if named_subject else None)
     rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
     referred = _referred(lead, blocks)
-    chosen = steps or [*([antecedent] if antecedent else []), lead, *([listed] if listed else []), *rest]
+    chosen = steps or [
+        *([antecedent] if antecedent else []),
+        lead,
+        *([listed] if listed else []),
+        *context,
+        *rest,
+    ]
     chosen, paired = _with_counterparts(chosen, lead, candidates, blocks, question, analysis.answer_type)
     sentences: list[str] = []
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
@@ -1394,7 +1412,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if option is lead and named_subject:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
         allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0
-        kept = option is listed or option is lead or any(option is p for p in paired)
+        kept = option is listed or option is lead or any(option is o for o in [*context, *paired])
         over = number and not kept and len(text.split()) > budget + allowance
         if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
             continue  # what follows the lead is cut, never the lead after a long antecedent

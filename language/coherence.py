@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from language.words import words
+
 
 @dataclass(frozen=True)
 class Fragment:
@@ -179,6 +181,23 @@ def points_back(sentence: str) -> bool:
         return not _DUMMY_IT_RE.match(sentence)
     fronted = _FRONTED_POINTER_RE.match(sentence)  # "Where the controller ..., that controller" points within
     return fronted is not None and fronted.group(2).lower() not in fronted.group(1).lower()
+
+
+# "... shall inform the controller of any such extension ...": "such" and a word the sentence has not said before
+_SUCH_RE = re.compile(
+    r"\bsuch (?:an? )?(?!an?\b)(?!(?:[\w-]+ ){0,4}as\b|(?:[\w-]+ )?that\b|way\b|extent\b)([a-z][\w-]*)", re.I
+)
+
+
+def refers_to_what_precedes(sentence: str) -> bool:
+    """A "such X" inside the sentence whose X the sentence has not named before it: "... inform the controller of
+    any such extension within one month" needs the sentence saying what extension ("Where processing is
+    restricted, such processing ..." points within the sentence)."""
+    for match in _SUCH_RE.finditer(sentence):
+        said = set(words(sentence[: match.start()]))
+        if match.start() > 0 and not set(words(match.group(1))) & said:
+            return True
+    return False
 
 
 def needs_antecedent(sentence: str) -> bool:

@@ -1227,3 +1227,34 @@ def test_charging_the_person_asked_about_is_a_cost_question():
     free = "Any communication and any actions taken under Articles 15 to 22 shall be provided free of charge."
     assert yes_no_opener("A former patient wants her records. Are we allowed to charge her for it?", free) == "No: "
     assert yes_no_opener("Can we charge patients for copies?", free) == "No: "
+
+
+ART_36_2 = (
+    "2. If the supervisory authority considers that the intended processing referred to in paragraph 1 would "
+    "infringe this Regulation, it must give written advice to the controller within a period of up to eight weeks "
+    "of receiving the request for consultation. That period may be extended by six weeks, taking into account the "
+    "complexity of the intended processing. The supervisory authority must inform the controller of any such "
+    "extension, together with the reasons for the delay, within one month of receiving the request for consultation."
+)
+
+
+def test_a_lead_naming_such_a_thing_is_followed_by_the_statements_saying_what_it_is():
+    """'... of any such extension within one month' alone does not say what extension: the six weeks, and the
+    eight weeks they extend, follow it in the source's order."""
+    answer = compose(
+        "If the regulator needs longer than the usual period, by when must it tell us about the extension?",
+        [block(ART_36_2, "GDPR Art. 36(2)")],
+        None,
+    )
+    assert answer.startswith("The supervisory authority must inform the controller of any such extension")
+    assert answer.index("eight weeks") < answer.index("six weeks")
+    assert fragments(answer) == []
+
+
+def test_such_naming_what_its_own_sentence_said_needs_nothing_before_it():
+    from language.coherence import refers_to_what_precedes
+
+    assert refers_to_what_precedes("The authority must inform the controller of any such extension within a month.")
+    assert not refers_to_what_precedes("Where processing has been restricted, such processing may continue.")
+    assert not refers_to_what_precedes("The controller shall take such measures as are necessary.")
+    assert not refers_to_what_precedes("Data rendered anonymous in such a manner that no one is identifiable.")
