@@ -220,13 +220,34 @@ def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
     return [f"{len(found)} patient{'s' if len(found) > 1 else ''} in the records: " + "; ".join(found) + "."]
 
 
+def _names_the_patients(question: str, blocks: list[Evidence]) -> bool:
+    """The question names a patient of the records (id, NHS number, or a name of theirs), or the records are one
+    patient's."""
+    records = [b for b in blocks if b.authority == "record"]
+    if len({b.metadata.get("patient_id") for b in records}) <= 1:
+        return True
+    said, digits = set(re.findall(r"[A-Z][\w'’-]+", question)), re.sub(r"\D", "", question)
+    lowered = question.lower()
+    for block in records:
+        name = str(block.metadata.get("patient_name") or "")
+        nhs = str(block.metadata.get("nhs_number") or "")
+        if str(block.metadata.get("patient_id") or "~").lower() in lowered or (nhs and nhs in digits):
+            return True
+        if name and (name.lower() in lowered or said & set(name.split())):
+            return True
+    return False
+
+
 def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str] | None:
     """The answer's sentences from patient records; None when the blocks are not records or the question is
     not about their entries. Asked which patients have something no record lists, it is [] (a refusal): another
     patient's record is never quoted instead."""
     if not any(b.authority == "record" for b in blocks):
         return None
-    if analysis.across_patients:
+    # records of several patients, none of whom the question names ("Which of our patients ...?" in words the
+    # analysis does not know): only the patients whose records hold what is asked are named, never every patient
+    # the search happened to bring
+    if analysis.across_patients or not _names_the_patients(question, blocks):
         return patients_with(question, analysis, blocks)
     if analysis.answer_type == "yes_no" and not kinds_asked(question, analysis):  # "Has she got COPD?"
         if found := _asked_items(question, blocks):

@@ -165,7 +165,10 @@ _INSURANCE_WEAK_RE = re.compile(
 )
 # a patient's id; "NHS number" alone is not one ("What is an NHS number?" asks the standard, not a record)
 _RECORDS_RE = re.compile(r"\bpat-\d{3,}\b", re.I)
-_ACROSS_PATIENTS_RE = re.compile(r"\b(which|what|any|how many) patients\b|\bpatients? (on|with|taking|who)\b", re.I)
+_ACROSS_PATIENTS_RE = re.compile(
+    r"\b(which|what|any|how many) (of )?((our|the|my|your|their|these) )?patients\b|\bpatients? (on|with|taking|who)\b",
+    re.I,
+)
 # "which patients get a follow-up?" in a question about an algorithm, a law, a duty or a data standard ("a patient
 # with no known allergies in UK Core") is not about the records
 _GOVERNANCE_RE = re.compile(
@@ -255,6 +258,8 @@ _RIGHTS_OBJECT_RE = re.compile(
     r"|summary|prescriptions? (data|records?)|ehr|ehds|gdpr|opt[- ]?out|rights?|delete|erase|correct)\b",
     re.I,
 )
+
+_ON_RECORD_RE = re.compile(r"\b(on|in (the|their|our|his|her|its)) records?\b", re.I)
 
 
 def question_sentence(question: str) -> str:
@@ -347,7 +352,8 @@ def asks_about_cover(question: str) -> bool:
 def across_patients(question: str) -> bool:
     """Asked of every patient's record ("which patients take warfarin?"), not of a person's rights over one
     or of a duty towards patients ("can patients insist a human decides which patients get a follow-up?")."""
-    if _GOVERNANCE_RE.search(question) or _RIGHTS_OBJECT_RE.search(question):
+    # "a peanut allergy on record" says where the allergy is written, not a right over the record
+    if _GOVERNANCE_RE.search(question) or _RIGHTS_OBJECT_RE.search(_ON_RECORD_RE.sub(" ", question)):
         return False
     return bool(_ACROSS_PATIENTS_RE.search(question) or _WHO_HAS_RE.search(question_sentence(question)))
 

@@ -164,6 +164,7 @@ def test_scope_named_in_the_question():
         # a relative clause is not the question asked
         ("Our church keeps a list of members who are seriously ill. Can we give it to the hospice?", False),
         ("Can you tell me who is on warfarin?", True),
+        ("We're running a nut-free clinic day. Which of our patients have a peanut allergy on record?", True),
     ],
 )
 def test_questions_asked_across_every_patients_record(question, across):

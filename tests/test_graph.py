@@ -287,6 +287,34 @@ def test_which_patients_have_something_no_record_lists_is_refused_without_quotin
     assert record.status == "refused" and "pat-" not in record.answer, record.answer
 
 
+def _patients_whose(section: str, word: str) -> set[str]:
+    bundles = [json.loads(p.read_text()) for p in PATIENTS.glob("patient_*.json") if not p.name.endswith(".meta.json")]
+    return {
+        next(e["resource"]["id"] for e in b["entry"] if e["resource"]["resourceType"] == "Patient")
+        for b in bundles
+        if any(
+            e["resource"]["resourceType"] == section and word in json.dumps(e["resource"]).lower() for e in b["entry"]
+        )
+    }
+
+
+def test_which_of_our_patients_names_only_the_patients_whose_record_holds_it(make_services):
+    """Asked "which of our patients ... on record", every patient with a peanut allergy is named, and no other
+    patient the search brought (before: "No allergies ... are recorded for Arjun Singh (pat-0046)")."""
+    record = run_graph(
+        "We're running a nut-free clinic day. Which of our patients have a peanut allergy on record?",
+        make_services(),
+        allow_web=False,
+        collection="patients",
+    )
+    assert set(re.findall(r"pat-\d+", record.answer)) == _patients_whose("AllergyIntolerance", "peanut")
+
+
+def test_records_of_several_patients_none_of_them_named_are_never_listed_patient_by_patient(make_services):
+    record = run_graph("What allergies are recorded?", make_services(), allow_web=False, collection="patients")
+    assert "pat-" not in record.answer and "recorded for" not in record.answer, record.answer
+
+
 def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
     record = run_graph("What allergies does Mrs Okafor have, and what is she taking?", make_services(), allow_web=False)
     assert record.answer == (
