@@ -76,7 +76,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         "condition",
         r"\bwhen (do|does|did|must|should|is|are|will|would)\b"
         r"(?!.{0,80}\b(report|notify|tell|know|inform|respond|reply|decide|pay|paid|settle|settled|expire|claim|start"
-        r"|begin|apply|applies|end|deadline|hours?|days?|weeks?|months?|years?)\b)"
+        r"|begin|apply|applies|end|deadline|hours?|days?|weeks?|months?|years?|send|submit|file|lodge|return)\b)"
         r".{0,80}\b(have to|has to|need to|needs to|required|obliged|obligated|mandatory|compulsory|must)\b"
         r"|\b(in|under) (what|which) (circumstances|cases|situations|conditions)\b"
         # "When must we appoint a DPO?": in which cases the duty arises (not "When must we report?": by when)

@@ -524,9 +524,16 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\bbefore (i'?m |i am |he is |she is |they are |being |getting |the )?(admitted|admission|hospitali[sz]ed)\b"
         r"|\b(pre|post)-?hospital\b"
-        r"|\bafter (i'?m |i am |being |getting )?(discharged|leaving hospital)\b|\bafter (the )?discharge\b"
+        r"|\bafter (i'?m |i am |i was |being |getting |he was |she was )?(discharged|leaving hospital)\b"
+        r"|\bafter (the |my |his |her |their |your )?discharge\b|\bafter (i |he |she |we )?(left|came out of) hospital\b"
         r"|\bfollow-?up (treatment|care|visits?|appointments?|physio\w*|consultations?)\b",
         "pre-hospitalisation post-hospitalisation",
+    ),
+    (  # "When do I have to send those bills in?": a claim's documents submitted
+        r"\b(send|sent|sending|post|posting) (\w+ ){1,2}(in|off)\b(?! (the |a )?(post|mail)\b)"
+        r"|\b(send|sent|sending|post|posting) (in )?(the |my |our |his |her |those |these |all )?(bills|receipts"
+        r"|papers|paperwork|invoices)\b",
+        "submit claim documents",
     ),
     (r"\b(drunk|intoxicated|under the influence)\b", "alcoholism substance abuse"),
     (r"\b(treated|treatment|care|nursing) at home\b|\bhome (treatment|care|nursing)\b", "domiciliary hospitalisation"),

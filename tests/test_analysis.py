@@ -39,6 +39,7 @@ from language.question import compared_terms
         ("In what circumstances must a hospital appoint a DPO?", "condition"),
         ("When must we notify the regulator of a breach?", "deadline"),
         ("When do I have to pay the premium?", "deadline"),
+        ("I'm still getting physio bills. When do I have to send those in under my rider?", "deadline"),
         ("What lawful grounds are there for processing health data?", "list"),
         ("What security measures does the GDPR expect?", "list"),
         ("What tablets is pat-0031 on?", "list"),

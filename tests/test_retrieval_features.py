@@ -357,6 +357,9 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("My Belgian health insurance fund needs my record to reimburse me.", "reimbursement services", "premiums"),
         # what a privacy notice tells people is the information to give, not a breach's communication
         ("What must a privacy notice tell people?", "information to be provided", "communication to the data"),
+        ("Physio bills after my discharge: when must I send them in?", "submit claim documents", "breach"),
+        ("Physio bills after my discharge: when must I send them in?", "post-hospitalisation", "breach"),
+        ("Can I get in touch with the DPO?", "data protection officer", "claim documents"),
         ("Do we have to tell patients about the leak?", "communication to the data subject", "rectification"),
     ],
 )
