@@ -16,6 +16,7 @@ from collections import defaultdict
 from core.types import NONE_RECORDED, Evidence
 from language.analysis import QuestionAnalysis
 from language.expansion import bridges
+from language.names import spoken_names
 from language.passages import statements
 from language.question import content_terms
 from language.words import words
@@ -220,35 +221,46 @@ def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
     return [f"{len(found)} patient{'s' if len(found) > 1 else ''} in the records: " + "; ".join(found) + "."]
 
 
-def _names_the_patients(question: str, blocks: list[Evidence]) -> bool:
-    """The question names a patient of the records (id, NHS number, or a name of theirs), or the records are one
-    patient's."""
-    records = [b for b in blocks if b.authority == "record"]
-    if len({b.metadata.get("patient_id") for b in records}) <= 1:
-        return True
-    said, digits = set(re.findall(r"[A-Z][\w'’-]+", question)), re.sub(r"\D", "", question)
-    lowered = question.lower()
-    for block in records:
-        name = str(block.metadata.get("patient_name") or "")
+_SOURCE_RE = re.compile(r"\[Source (\d+)\]")
+
+
+def _patients_named(question: str, blocks: list[Evidence]) -> set[str]:
+    """The ids of the patients of the records whom the question names: by id, NHS number (any spacing) or a
+    way of saying their full name."""
+    lowered, digits = question.lower(), re.sub(r"\D", "", question)
+    named = set()
+    for block in blocks:
+        patient = str(block.metadata.get("patient_id") or "")
         nhs = str(block.metadata.get("nhs_number") or "")
-        if str(block.metadata.get("patient_id") or "~").lower() in lowered or (nhs and nhs in digits):
-            return True
-        if name and (name.lower() in lowered or said & set(name.split())):
-            return True
-    return False
+        said = [patient.lower(), *spoken_names(str(block.metadata.get("patient_name") or ""))]
+        if block.authority == "record" and patient and (
+            (nhs and nhs in digits) or any(s and re.search(rf"\b{re.escape(s)}\b", lowered) for s in said)
+        ):
+            named.add(patient)
+    return named
 
 
 def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str] | None:
     """The answer's sentences from patient records; None when the blocks are not records or the question is
-    not about their entries. Asked which patients have something no record lists, it is [] (a refusal): another
-    patient's record is never quoted instead."""
+    not about their entries. Only the records of the patients the question names are answered from when the
+    search brought others too; when it names none of several patients, only those whose records hold what is
+    asked are named ("Which of our patients ...?"), never every patient the search happened to bring."""
     if not any(b.authority == "record" for b in blocks):
         return None
-    # records of several patients, none of whom the question names ("Which of our patients ...?" in words the
-    # analysis does not know): only the patients whose records hold what is asked are named, never every patient
-    # the search happened to bring
-    if analysis.across_patients or not _names_the_patients(question, blocks):
+    patients = {b.metadata.get("patient_id") for b in blocks if b.authority == "record"}
+    named = _patients_named(question, blocks) if len(patients) > 1 else patients
+    if analysis.across_patients or not named:
         return patients_with(question, analysis, blocks)
+    kept = [i for i, b in enumerate(blocks) if b.authority != "record" or b.metadata.get("patient_id") in named]
+    sentences = _from_records(question, analysis, [blocks[i] for i in kept])
+    if sentences is None:
+        return None
+    return [_SOURCE_RE.sub(lambda m: f"[Source {kept[int(m.group(1)) - 1] + 1}]", s) for s in sentences]
+
+
+def _from_records(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str] | None:
+    """The sentences from the records of the patients asked about; None when the question is not about their
+    entries."""
     if analysis.answer_type == "yes_no" and not kinds_asked(question, analysis):  # "Has she got COPD?"
         if found := _asked_items(question, blocks):
             first, *rest = _naming_sentences(found, blocks)

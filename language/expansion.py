@@ -525,7 +525,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\bbefore (i'?m |i am |he is |she is |they are |being |getting |the )?(admitted|admission|hospitali[sz]ed)\b"
         r"|\b(pre|post)-?hospital\b"
         r"|\bafter (i'?m |i am |i was |being |getting |he was |she was )?(discharged|leaving hospital)\b"
-        r"|\bafter (the |my |his |her |their |your )?discharge\b|\bafter (i |he |she |we )?(left|came out of) hospital\b"
+        r"|\bafter (the |my |his |her |their |your )?discharge\b"
+        r"|\bafter (i |he |she |we )?(left|came out of) hospital\b"
         r"|\bfollow-?up (treatment|care|visits?|appointments?|physio\w*|consultations?)\b",
         "pre-hospitalisation post-hospitalisation",
     ),

@@ -21,6 +21,7 @@ from typing import Any
 
 from db.store import VectorStore
 from language.analysis import analyse
+from language.names import spoken_names
 from language.references import NHS_NUMBER_RE
 
 
@@ -85,7 +86,9 @@ class PatientDirectory:
         for patient in patients:
             if patient.nhs_number in numbers or _naming(patient.patient_id, patient.name).search(lowered):
                 found.append(patient)
-        return told_apart(question, found) or by_family_name(question, patients)
+        return (
+            told_apart(question, found) or by_family_name(question, patients) or by_given_name(question, patients)
+        )
 
 
 def told_apart(question: str, patients: list[Patient]) -> list[Patient]:
@@ -94,29 +97,46 @@ def told_apart(question: str, patients: list[Patient]) -> list[Patient]:
     of them when no detail tells them apart."""
     if len({p.name for p in patients}) != 1 or len(patients) < 2:
         return patients
+    return _fitting(question, patients) or patients
+
+
+def _fitting(question: str, patients: list[Patient]) -> list[Patient]:
+    """The one patient the question's details fit best (a year of birth, a word of the address), or none."""
     said = set(re.findall(r"[a-z0-9]+", question.lower()))
 
     def fits(patient: Patient) -> int:
         told = {patient.born[:4]} | set(re.findall(r"[a-z0-9]+", patient.address.lower()))  # the year of birth
         return len(said & (told - {""} - _ADDRESS_WORDS))
 
-    best = max(fits(p) for p in patients)
+    best = max((fits(p) for p in patients), default=0)
     fitting = [p for p in patients if fits(p) == best]
-    return fitting if best and len(fitting) == 1 else patients
+    return fitting if best and len(fitting) == 1 else []
+
+
+def by_given_name(question: str, patients: list[Patient]) -> list[Patient]:
+    """The patient a first name names with a detail only their record gives ("Keith, the lad born 2004"): a
+    first name alone never scopes ("Grace" is also a grace period)."""
+    said = set(re.findall(r"\b[A-Z][a-z'’-]+\b", question))
+    bearing = [p for p in patients if p.name.split()[:1] and p.name.split()[0] in said]
+    return _fitting(question, bearing)
+
+
+# "Liam Da Silva, born 1955": the year of birth the question gives
+_BIRTH_YEAR_RE = re.compile(
+    r"\bborn (?:in )?((?:19|20)\d\d)\b|\b((?:19|20)\d\d)[- ]born\b|\bb\. ?((?:19|20)\d\d)\b", re.I
+)
+
+
+def born_otherwise(question: str, patients: list[Patient]) -> str:
+    """The year of birth the question gives when none of the patients it names was born then ('' otherwise): the
+    question is about someone else, whose records are not in the index."""
+    match = _BIRTH_YEAR_RE.search(question)
+    year = next((g for g in match.groups() if g), "") if match else ""
+    return year if year and all(p.born and not p.born.startswith(year) for p in patients) else ""
 
 
 # words of any address, which tell no patient apart
 _ADDRESS_WORDS = frozenset("road street lane avenue close drive way court place the of and".split())
-
-
-def spoken_names(full_name: str) -> list[str]:
-    """How a full name is said, lower-case: whole, or the first given name with the family name, which may
-    be more than one word ("Deborah Paul Hughes": "deborah paul hughes", "deborah hughes"; "Liam Da Silva":
-    "liam da silva", "liam silva")."""
-    tokens = full_name.lower().split()
-    if len(tokens) < 2:
-        return tokens
-    return [" ".join(tokens), *(" ".join([tokens[0], *tokens[start:]]) for start in range(2, len(tokens)))]
 
 
 @lru_cache(maxsize=16384)  # every question is matched against every patient: each pattern is built once
@@ -166,6 +186,12 @@ def which_patient(question: str, patients: list[Patient]) -> str:
 def scope_for(question: str, filters: dict[str, Any], store: VectorStore, directory: PatientDirectory) -> Scope:
     """The filters a question is searched with: its patients, or the kinds of document its domain allows."""
     patients = directory.named_in(question, store)
+    if patients and (year := born_otherwise(question, patients)):  # none of their records is searched
+        ask_back = (
+            f"No patient named {patients[0].name} born in {year} is in the records: name the patient by patient id "
+            "or NHS number"
+        )
+        return Scope({**filters, "!document_type": ["patient_record"]}, note=ask_back, ask_back=ask_back)
     if patients:
         names = {p.name for p in patients}
         note = f"two patients named {patients[0].name}: " if len(patients) > 1 and len(names) == 1 else ""

@@ -1,0 +1,14 @@
+"""How people say a patient's name: shared by the search scope (which records a question is asked of) and the
+records answerer (which of the records given the question names)."""
+
+from __future__ import annotations
+
+
+def spoken_names(full_name: str) -> list[str]:
+    """How a full name is said, lower-case: whole, or the first given name with the family name, which may
+    be more than one word ("Deborah Paul Hughes": "deborah paul hughes", "deborah hughes"; "Liam Da Silva":
+    "liam da silva", "liam silva")."""
+    tokens = full_name.lower().split()
+    if len(tokens) < 2:
+        return tokens
+    return [" ".join(tokens), *(" ".join([tokens[0], *tokens[start:]]) for start in range(2, len(tokens)))]
