@@ -233,8 +233,10 @@ def _patients_named(question: str, blocks: list[Evidence]) -> set[str]:
         patient = str(block.metadata.get("patient_id") or "")
         nhs = str(block.metadata.get("nhs_number") or "")
         said = [patient.lower(), *spoken_names(str(block.metadata.get("patient_name") or ""))]
-        if block.authority == "record" and patient and (
-            (nhs and nhs in digits) or any(s and re.search(rf"\b{re.escape(s)}\b", lowered) for s in said)
+        if (
+            block.authority == "record"
+            and patient
+            and ((nhs and nhs in digits) or any(s and re.search(rf"\b{re.escape(s)}\b", lowered) for s in said))
         ):
             named.add(patient)
     return named

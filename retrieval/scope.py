@@ -86,9 +86,8 @@ class PatientDirectory:
         for patient in patients:
             if patient.nhs_number in numbers or _naming(patient.patient_id, patient.name).search(lowered):
                 found.append(patient)
-        return (
-            told_apart(question, found) or by_family_name(question, patients) or by_given_name(question, patients)
-        )
+        named = told_apart(question, found)
+        return named or by_family_name(question, patients) or by_given_name(question, patients)
 
 
 def told_apart(question: str, patients: list[Patient]) -> list[Patient]:
