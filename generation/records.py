@@ -111,6 +111,16 @@ def _names_it(item: str, wanted: set[str], coded: list[set[str]]) -> bool:
     return bool(wanted & said) or any(len(terms & said) >= len(terms) / 2 for terms in coded)
 
 
+def _naming_strength(item: str, wanted: set[str], coded: list[set[str]]) -> float:
+    """The share of the asked words the item names, or of the words of a coded name the lay words stand for
+    ("CKD": "chronic kidney disease"); 0 when it does not name what was asked."""
+    if not _names_it(item, wanted, coded):
+        return 0.0
+    said = set(words(item))
+    shares = [len(terms & said) / len(terms) for terms in (wanted, *coded) if terms]
+    return round(max(shares, default=0.0), 3)
+
+
 def _asked_items(question: str, blocks: list[Evidence]) -> list[tuple[int, list[str]]]:
     """Asked about one thing in a patient's records ("When did Harriet Costa's diabetes start?"), the items that
     name it, by block: a condition's record before the encounters that mention it. Empty when none does."""
@@ -207,12 +217,15 @@ def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
     wanted = content_terms(question) - _RECORD_WORDS
     coded = _coded_names(question)
     kinds = kinds_asked(question, analysis)
+    asked = [b for b in blocks if b.authority == "record" and (not kinds or b.section in kinds)]
+    # the items naming most of what is asked: "chronic kidney disease" is not every "chronic ... disease"
+    best = max((_naming_strength(i, wanted, coded) for b in asked for i in _items(b)), default=0)
     found, named = [], set()
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
         patient = block.metadata.get("patient_id")
         if block.authority != "record" or patient in named or (kinds and block.section not in kinds):
             continue
-        matching = [item for item in _items(block) if _names_it(item, wanted, coded)]
+        matching = [item for item in _items(block) if best and _naming_strength(item, wanted, coded) == best]
         if matching:
             named.add(patient)
             found.append(f"{_who(block)}: {'; '.join(matching)} [Source {index + 1}]")

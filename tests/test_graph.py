@@ -310,6 +310,12 @@ def test_which_of_our_patients_names_only_the_patients_whose_record_holds_it(mak
     assert set(re.findall(r"pat-\d+", record.answer)) == _patients_whose("AllergyIntolerance", "peanut")
 
 
+def test_which_patients_have_a_condition_of_several_words_names_only_those_whose_item_names_it_all(make_services):
+    # "Chronic obstructive lung disease" shares "chronic ... disease" with the question: no kidney, not named
+    record = run_graph("Do we have anybody with chronic kidney disease?", make_services(), collection="patients")
+    assert set(re.findall(r"pat-\d+", record.answer)) == _patients_whose("Condition", "chronic kidney disease")
+
+
 def test_records_of_several_patients_none_of_them_named_are_never_listed_patient_by_patient(make_services):
     record = run_graph("What allergies are recorded?", make_services(), allow_web=False, collection="patients")
     assert "pat-" not in record.answer and "recorded for" not in record.answer, record.answer

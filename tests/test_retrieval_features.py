@@ -536,6 +536,21 @@ def test_details_no_patient_or_every_patient_fits_leave_a_shared_name_scoped_to_
     assert told_apart("Liam Da Silva's road", both) == both  # a word of every address tells nobody apart
 
 
+def test_a_first_name_with_a_detail_only_one_record_gives_scopes_to_that_patient(make_services):
+    # two patients are called Keith; only Keith Thompson was born in 2004 (a first name alone never scopes)
+    evidence, trace = graph_evidence(make_services(), "Keith, the young lad born 2004 - what inhaler has he got?")
+    assert evidence and {e.metadata.get("patient_id") for e in evidence} == {"pat-0051"}, trace
+
+
+def test_a_year_of_birth_none_of_the_named_patients_has_is_asked_back_and_no_record_is_searched(make_services):
+    services = make_services()
+    question = "Liam Da Silva, born 1955 - what's he on?"
+    pool = retrieve({"question": question}, Runtime(context=RunContext(allow_web=False)), services=services)
+    assert not any(e.authority == "record" for e in pool["candidates"])
+    record = run_graph(question, services, allow_web=False)
+    assert "No patient named Liam Da Silva born in 1955" in record.answer and "pat-" not in record.answer
+
+
 @pytest.mark.parametrize("number", ["999 886 4232", "9998864232", "999-886-4232"])
 def test_an_nhs_number_in_any_spacing_scopes_to_that_patient_only(make_services, number):
     evidence, trace = graph_evidence(make_services(), f"Does the patient with NHS number {number} have any allergies?")
