@@ -154,9 +154,17 @@ def _not_recorded(question: str, blocks: list[Evidence]) -> list[str]:
     return []
 
 
+# details that say which patient is meant, not what is asked: "Keith, born 2004", "the one living in Plymouth"
+_DETAIL_RE = re.compile(
+    r"\bborn (?:in )?(?:19|20)\d\d\b|\b(?:19|20)\d\d[- ]born\b|\b(?:living|lives|who lives|from) in [A-Z][\w'-]*"
+    r"|\bfrom [A-Z][\w'-]*"
+)
+
+
 def fields_asked(question: str) -> list[str]:
-    """The demographic fields a question asks for ("Which GP practice is she registered with?")."""
-    asked = set(re.findall(r"[a-z]+", question.lower()))
+    """The demographic fields a question asks for ("Which GP practice is she registered with?"), not the details
+    that say which patient is meant ("Keith, the lad born 2004 - what inhaler has he got?")."""
+    asked = set(re.findall(r"[a-z]+", _DETAIL_RE.sub(" ", question).lower()))
     return [field for field, names in FIELDS.items() if asked & set(names)]
 
 
@@ -276,8 +284,8 @@ def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evid
 def _from_records(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str] | None:
     """The sentences from the records of the patients asked about; None when the question is not about their
     entries."""
-    if analysis.answer_type == "yes_no" and not kinds_asked(question, analysis):  # "Has she got COPD?"
-        if found := _asked_items(question, blocks):
+    if analysis.answer_type == "yes_no" and not kinds_asked(question, analysis) and not fields_asked(question):
+        if found := _asked_items(question, blocks):  # "Has she got COPD?"
             first, *rest = _naming_sentences(found, blocks)
             return [f"Yes: {first}", *rest]
         return _not_recorded(question, blocks) or None

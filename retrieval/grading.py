@@ -241,9 +241,12 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
 
 def _record_asked(asked: Asked, evidence: Evidence) -> bool:
     """The section of a patient's record the question asks for, of the patient it names: "Is Harriet O'Brien on
-    anything for her diabetes?" is answered by her Medications, which never mention diabetes."""
+    anything for her diabetes?" is answered by her Medications, which never mention diabetes. A patient the
+    search was scoped to ("Mrs Robinson", "Harriet from Sheffield") is named, whatever words named them."""
     if evidence.authority != "record" or evidence.section not in asked.record_kinds:
         return False
+    if evidence.scores.reference_match:
+        return True
     question = asked.question.lower()
     named = [str(evidence.metadata.get(key) or "").lower() for key in ("patient_name", "patient_id")]
     nhs = str(evidence.metadata.get("nhs_number") or "")

@@ -316,6 +316,22 @@ def test_which_patients_have_a_condition_of_several_words_names_only_those_whose
     assert set(re.findall(r"pat-\d+", record.answer)) == _patients_whose("Condition", "chronic kidney disease")
 
 
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        # the search is scoped by a title or a first name and a town: those records answer, not a refusal
+        ("When was Mrs Robinson last seen?", "Anjali Robinson (pat-0063) has one recorded entry under encounters"),
+        ("Harriet from Sheffield, what conditions has she got on file?", "Harriet O'Brien (pat-0075) has 2 recorded"),
+        # a year of birth that says who is meant is not the date of birth asked for
+        ("Keith, the young lad born 2004 with asthma - what inhaler has he got?", "Salbutamol"),
+        ("Can you confirm the date of birth for NHS number 999 299 7818?", "is 1980-12-14"),
+    ],
+)
+def test_a_patient_named_in_other_words_is_answered_from_the_record_asked_for(make_services, question, stated):
+    record = run_graph(question, make_services(), allow_web=False, collection="patients")
+    assert record.status == "answered" and stated in record.answer, record.answer
+
+
 def test_records_of_several_patients_none_of_them_named_are_never_listed_patient_by_patient(make_services):
     record = run_graph("What allergies are recorded?", make_services(), allow_web=False, collection="patients")
     assert "pat-" not in record.answer and "recorded for" not in record.answer, record.answer
