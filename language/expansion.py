@@ -252,8 +252,13 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(mov(e|es|ed|ing)|transfer(s|red|ring)?|tak(e|es|ing)|port|sen(d|ds|ding|t)) (my|their|his|her|our) "
         r"(\w+ ){0,2}(data|records?|notes) to\b"
+        r"|\b(data|records?|notes) (sent|transferred|moved|passed|transmitted) (straight |directly )?(over )?to\b"
         r"|\bswitch(ing)? (to )?(a )?(different|another|new) (app|provider|service|hospital)\b",
         "data portability transmit to another controller or healthcare provider",
+    ),
+    (  # "sent straight to her new clinic" rather than downloaded by her
+        r"\b(sent|send|sending|transferred|transfer|transmitted|moved|passed) (straight|directly) (over |across )?to\b",
+        "transmitted directly from one controller to another technically feasible",
     ),
     (
         r"\b(everything|(what|which|any) (personal )?(data|information|records?|details)) (\w+ ){0,4}?"

@@ -360,6 +360,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Physio bills after my discharge: when must I send them in?", "submit claim documents", "breach"),
         ("Physio bills after my discharge: when must I send them in?", "post-hospitalisation", "breach"),
         ("Can I get in touch with the DPO?", "data protection officer", "claim documents"),
+        ("She wants her data sent straight to her new clinic's system.", "transmitted directly", "breach"),
         ("Do we have to tell patients about the leak?", "communication to the data subject", "rectification"),
     ],
 )
