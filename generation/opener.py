@@ -48,6 +48,7 @@ _LAW_VERBS = {
         ("delete remove wipe", "erase"),
         ("send", "transmit transfer"),
         ("tell warn", "inform notify communicate"),
+        ("demand", "insist"),
     )
     for plain in words(plains)
 }
@@ -228,6 +229,15 @@ def _says_what_is_asked(question: str, text: str, act: str) -> bool:
     return any(set(words(phrase)) & asked and set(words(terms)) & said for phrase, terms in bridges(question))
 
 
+def _governed_verb(match: re.Match[str]) -> list[str]:
+    """The verb a modal or a right governs, stemmed: "the right to have the data transmitted" is what a person can
+    insist on ("Can she insist on that?"), not any right to obtain something."""
+    verb = words(match.group(4))
+    if not verb and match.re is _RIGHT_TO_RE and match.group(4).lower() == "have":
+        return words("insist")
+    return verb
+
+
 def yes_no_opener(question: str, text: str) -> str:
     """'Yes: ' or 'No: ' when the statement says whether the very act the question asks about may or must
     happen, for the party it asks about ("Does the GDPR apply ...?" / "This Regulation does not apply ...",
@@ -251,7 +261,7 @@ def yes_no_opener(question: str, text: str) -> str:
     main_from = condition.end() if condition else 0  # "Where personal data are processed ..., the data subject has"
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
-        verb = words(match.group(4))
+        verb = _governed_verb(match)
         if (
             verb
             and match.start() >= main_from  # the condition's verb is not the act the statement rules on
@@ -276,7 +286,7 @@ def yes_no_opener(question: str, text: str) -> str:
     negative = (
         bool(match.group(2))
         # "is prohibited for the following uses" denies another act; asked whether it is prohibited, it affirms
-        or (words(match.group(4))[0] in _PROHIBITING and words(match.group(4))[0] != act)
+        or (_governed_verb(match)[0] in _PROHIBITING and _governed_verb(match)[0] != act)
         or bool(_NEGATIVE_RE.search(match.group(0)))
         or bool(_NEGATING_SUBJECT_RE.match(_subject(text[: match.start()])))
     )

@@ -111,6 +111,11 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     apart = "The controller must, without undue delay, communicate it."
     assert yes_no_opener("Do they have to tell me?", apart) == "Yes: "
     assert yes_no_opener("Do they have to tell me?", "The controller must, if not known, communicate it.") == ""
+    # "the right to have the data transmitted" is what a person can insist on; a right to obtain something else is not
+    transmitted = "The data subject has the right to have the personal data transmitted directly to another controller."
+    assert yes_no_opener("Can a patient insist on that?", transmitted) == "Yes: "
+    confirmed = "The data subject has the right to obtain from the controller confirmation of the processing."
+    assert yes_no_opener("Can patients insist a human looks at it?", confirmed) == ""
     # asked whether the asker is told, a duty to tell an authority or the controller says neither yes nor no
     to_authority = "The controller must notify it to the supervisory authority without undue delay."
     assert yes_no_opener("Should the clinic notify me?", to_authority) == ""
