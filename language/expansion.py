@@ -599,7 +599,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bfalse (information|answers?|statements?|declarations?|details)\b",
         "non-disclosure misrepresentation material facts",
     ),
-    (r"\b(robbery|burglary|crime|criminal|illegal|unlawful act|breaking the law)\b", "breach of law criminal intent"),
+    (
+        r"\b(robbery|burglary|crime|criminal|illegal|unlawful act|breaking the law|theft|stealing|shoplift\w*"
+        r"|break(ing)? into|broke into|breaking in|assault\w*)\b",
+        "breach of law criminal intent",
+    ),
     (r"\b(papers|paperwork)\b", "documents"),
     (
         r"\b(resign\w*|quit (my|the|his|her) job|leav(e|es|ing) (my|the|his|her) (job|employer|company))\b",
