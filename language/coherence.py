@@ -68,6 +68,7 @@ _ORPHAN_RE = re.compile(
 )
 # "At the request of the health data user, that duration may be extended": the pointer follows a fronted phrase
 _FRONTED_POINTER_RE = re.compile(r"^([^,;:()]{3,80}),\s+(?:that|this|these|those|such(?! as\b))\s+([a-z][\w-]*)")
+_CONDITION_FRONTED_RE = re.compile(r"^(?:where|if|when|once|in case|in the event)\b", re.I)
 _NAMED_SUBJECT_RE = re.compile(r"^(?:This|These|That|Those|Its|Their)\s+[A-Z]")
 # "It shall be as easy to withdraw as to give consent", "It is not necessary to ...": a dummy subject, no pointer
 _DUMMY_IT_RE = re.compile(
@@ -180,7 +181,12 @@ def points_back(sentence: str) -> bool:
     if _ORPHAN_RE.match(sentence):
         return not _DUMMY_IT_RE.match(sentence)
     fronted = _FRONTED_POINTER_RE.match(sentence)  # "Where the controller ..., that controller" points within
-    return fronted is not None and fronted.group(2).lower() not in fronted.group(1).lower()
+    # "Where processing has been restricted ..., such personal data ...": the condition says which data
+    return (
+        fronted is not None
+        and fronted.group(2).lower() not in fronted.group(1).lower()
+        and not _CONDITION_FRONTED_RE.match(fronted.group(1))
+    )
 
 
 # "... shall inform the controller of any such extension ...": "such" and a word the sentence has not said before

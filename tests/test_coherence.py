@@ -119,6 +119,8 @@ FLAGGED = [
 
 # Answers that read as prose: each must give no fragment.
 CLEAN = [
+    # a condition fronted before "such" says which data: nothing before it is needed
+    "Where processing has been restricted, such personal data shall only be processed with consent. [Source 1]",
     "Where the processing is based on consent, the controller must be able to demonstrate that the data subject "
     "has consented to processing of his or her personal data. [Source 1]",
     "In the case of a personal data breach, the controller must notify it to the supervisory authority without "
