@@ -41,6 +41,7 @@ from language.question import compared_terms
         ("When do I have to pay the premium?", "deadline"),
         ("I'm still getting physio bills. When do I have to send those in under my rider?", "deadline"),
         ("What lawful grounds are there for processing health data?", "list"),
+        ("What other risks does a health data access body have to weigh before granting access?", "list"),
         ("What security measures does the GDPR expect?", "list"),
         ("What tablets is pat-0031 on?", "list"),
         # the answer names a provision; a question naming one is not asking which
