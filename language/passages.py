@@ -84,10 +84,6 @@ class _Builder:
         self.heading: int | None = None  # index of a heading just read: lettered points after it are its list
 
     def sentence(self, text: str, line_start: bool, label: str) -> None:
-        last = self.out[-1] if self.out else None
-        if last and _continues_inline_list(last, text):  # "... degrade code: 1964... drug allergy; 1964... plan;"
-            self.out[-1] = replace(last, text=f"{last.text} {text}")
-            return
         if self.lead is not None and not self.out[self.lead].points and text[:1].islower():
             lead_in = self.out[self.lead]  # "shall not apply if:" then "the processing ..." on the next line
             self.out[self.lead] = replace(lead_in, text=f"{lead_in.text} {text}")
@@ -117,18 +113,6 @@ class _Builder:
         if lead_in is not None and self.lead is not None:
             self.out[self.lead] = replace(lead_in, points=(*lead_in.points, f"{marker} {text}"))
         self.out.append(Statement(text, marker=marker, lead_in=lead_in.text if lead_in else "", position=len(self.out)))
-
-
-def _continues_inline_list(last: Statement, text: str) -> bool:
-    """A short item after an item of a list run on in one sentence ("codes: A; B; C."), which the sentence
-    splitter cut at its semicolons: it belongs to that sentence."""
-    return (
-        not last.marker
-        and not last.heading
-        and last.text.endswith(";")
-        and ": " in last.text
-        and len(text.split()) <= LIST_ITEM_MAX_WORDS
-    )
 
 
 def statements(text: str) -> list[Statement]:

@@ -137,14 +137,3 @@ def test_paragraphs_about_the_text_are_set_apart_from_what_it_says():
 
     text = "Use the minimum necessary.\nScope: this is one of eight principles.\nHistory: from 1997.\nNote: see Art. 5."
     assert without_notes_on_the_text(text) == "Use the minimum necessary.\nNote: see Art. 5."
-
-
-def test_a_list_run_on_in_one_sentence_stays_one_statement():
-    # the sentence splitter cuts at semicolons: "1964... Transfer-degraded plan;" alone is no statement
-    text = (
-        "Systems SHOULD use the appropriate degrade code: 196461000000101 Transfer-degraded drug allergy; "
-        "196471000000108 Transfer-degraded non-drug allergy; 196451000000104 Transfer-degraded plan. "
-        "Where the resource implies a type, the matching code SHALL be used."
-    )
-    found = [s.text for s in statements(text)]
-    assert found[0].endswith("196451000000104 Transfer-degraded plan.") and len(found) == 2
