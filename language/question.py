@@ -83,7 +83,12 @@ def salient_names(question: str) -> list[str]:
 
 
 def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
-    """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to."""
+    """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to. Two full
+    names joined by "and" ("Freya Morgan and Niamh Williams") are two names: a text naming either mentions them
+    ("Health and Social Care" stays one name)."""
+    parts = name.split(" and ")
+    if len(parts) > 1 and all(len(part.split()) > 1 for part in parts):
+        return any(mentions(part, haystack, haystack_terms) for part in parts)
     if re.search(rf"\b{re.escape(name.lower())}s?\b", haystack):  # a word, not part of one ("US" is not in "status")
         return True
     if " " in name:  # a titled name: by its initials ("EHDS") or as the instrument the text belongs to

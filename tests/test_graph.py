@@ -332,6 +332,16 @@ def test_a_patient_named_in_other_words_is_answered_from_the_record_asked_for(ma
     assert record.status == "answered" and stated in record.answer, record.answer
 
 
+def test_two_patients_named_in_one_question_are_each_answered_from_their_own_record(make_services):
+    # "Freya Morgan and Niamh Williams" was one name that no record mentions: graded down and refused
+    record = run_graph(
+        "Do Freya Morgan and Niamh Williams both have atrial fibrillation?", make_services(), collection="patients"
+    )
+    assert record.status == "answered", record.answer
+    assert set(re.findall(r"pat-\d+", record.answer)) == {"pat-0008", "pat-0028"}
+    assert record.answer.count("Atrial fibrillation") >= 2
+
+
 def test_records_of_several_patients_none_of_them_named_are_never_listed_patient_by_patient(make_services):
     record = run_graph("What allergies are recorded?", make_services(), allow_web=False, collection="patients")
     assert "pat-" not in record.answer and "recorded for" not in record.answer, record.answer
