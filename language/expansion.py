@@ -345,6 +345,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         "child parental responsibility",
     ),
     (r"\b(apps?|online services?|websites?)\b", "information society services"),
+    (  # consumer health tracking: the EHDS's "wellness applications"
+        r"\b(fitness|step[- ]?count\w*|sleep[- ]?track\w*|activity[- ]?track\w*|wearables?|smart ?watch\w*"
+        r"|fitness trackers?|health (and fitness )?apps?)\b",
+        "wellness applications",
+    ),
     (
         r"\bformat (they|we|i|it|the \w+) can (use|read|open)\b|\bmachine[- ]readable\b",
         "structured, commonly used and machine-readable format data portability",

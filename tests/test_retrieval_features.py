@@ -362,6 +362,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Can I get in touch with the DPO?", "data protection officer", "claim documents"),
         ("She wants her data sent straight to her new clinic's system.", "transmitted directly", "breach"),
         ("The member was hurt trying to break into a shop. Do we pay?", "criminal intent", "personal data breach"),
+        ("Is data from our step-counting app covered by the EHDS?", "wellness applications", "breach"),
         ("Do we have to tell patients about the leak?", "communication to the data subject", "rectification"),
     ],
 )
