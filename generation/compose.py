@@ -938,6 +938,28 @@ def _antecedent(lead: Option, candidates: list[Option]) -> Option | None:
     return nearest
 
 
+_PARAGRAPH_CITED_RE = re.compile(r"^(?P<article>.+\bArt\. \d+)\((?P<paragraph>\d+)\)$")
+
+
+def _in_the_paragraph_before(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> Option | None:
+    """For a lead that opens its paragraph by pointing back ("In such cases the controller shall make reasonable
+    efforts to verify that consent is given or authorised by the holder of parental responsibility", GDPR 8(2)),
+    the statement of the article's previous paragraph it takes up: the one sharing most of its words ("... only if
+    consent is given or authorised by the holder of parental responsibility"), when the evidence holds it and it
+    points back at nothing itself."""
+    cited = _PARAGRAPH_CITED_RE.match(blocks[lead.block].citation)
+    if not cited or any(o.block == lead.block and o.statement.position < lead.statement.position for o in candidates):
+        return None
+    previous = f"{cited['article']}({int(cited['paragraph']) - 1})"
+    before = [
+        o
+        for o in candidates
+        if blocks[o.block].citation == previous and not o.statement.heading and not needs_antecedent(o.statement.text)
+    ]
+    said = set(words(lead.statement.text))
+    return max(before, key=lambda o: (len(said & set(words(o.statement.text))), o.score), default=None)
+
+
 def _context_before(lead: Option, candidates: list[Option]) -> list[Option]:
     """The statement before a lead that refers to it ("... of any such extension"), preceded by its own antecedent
     when it points back too ("That period may be extended by six weeks" after the period itself)."""
@@ -1368,7 +1390,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     antecedent = None
     remaining = leads
     while lead is not None and needs_antecedent(lead.statement.text):
-        antecedent = _antecedent(lead, candidates)
+        antecedent = _antecedent(lead, candidates) or _in_the_paragraph_before(lead, candidates, blocks)
         if antecedent is not None:
             break
         remaining = [o for o in remaining if o is not lead]  # "In such cases, ..." with nothing before it

@@ -1263,3 +1263,26 @@ def test_such_naming_what_its_own_sentence_said_needs_nothing_before_it():
     assert not refers_to_what_precedes("Where processing has been restricted, such processing may continue.")
     assert not refers_to_what_precedes("The controller shall take such measures as are necessary.")
     assert not refers_to_what_precedes("Data rendered anonymous in such a manner that no one is identifiable.")
+
+
+def test_a_paragraph_opening_in_such_cases_follows_the_statement_of_the_paragraph_before_it_takes_up():
+    """8(2)'s "In such cases ..." is the answer, and the case is 8(1)'s second sentence (the one it repeats), not
+    its first."""
+    first = block(
+        "1. Processing of the personal data of a child is lawful where the child is at least 16 years old. Where the "
+        "child is below the age of 16 years, such processing is lawful only if consent is given or authorised by the "
+        "holder of parental responsibility over the child.",
+        "GDPR Art. 8(1)",
+    )
+    second = block(
+        "2. In such cases the controller shall make reasonable efforts to verify that consent is given or authorised "
+        "by the holder of parental responsibility over the child.",
+        "GDPR Art. 8(2)",
+    )
+    answer = compose("Must we make reasonable efforts to verify a parent's consent?", [second, first], None)
+    opening, _, rest = answer.partition(" [Source 2]. ")  # 8(1), then 8(2)'s own words
+    assert opening.endswith(
+        "such processing is lawful only if consent is given or authorised by the holder of "
+        "parental responsibility over the child"
+    ), answer
+    assert rest.startswith("In such cases the controller shall make reasonable efforts") and "[Source 1]" in rest
