@@ -361,6 +361,30 @@ def _quotable(statement: Statement, whole_lists: bool) -> bool:
     return True
 
 
+# "the Caldicott principle about informing patients how their information is used": a provision named by its subject
+_NAMED_BY_SUBJECT_RE = re.compile(
+    r"\b(?:principle|standard|article|clause|section|rule)s? (?:about|on|covering|dealing with|concerning|that covers)"
+    r" (?P<subject>[^?.;:]+)",
+    re.I,
+)
+SUBJECT_TITLE_SHARE = 0.5  # of the subject's words the provision's title must say
+
+
+def _titled_as_asked(question: str, titles: list[str]) -> set[int]:
+    """The blocks of the provision a question names by its subject: the one title saying most of the subject's
+    words (at least half of them), when one does; none otherwise."""
+    named = _NAMED_BY_SUBJECT_RE.search(question)
+    subject = set(words(named["subject"])) if named else set()
+    if not subject:
+        return set()
+    shares = [len(subject & set(words(title))) / len(subject) for title in titles]
+    best = max(shares, default=0.0)
+    fitting = {titles[i] for i, share in enumerate(shares) if share == best}
+    if best < SUBJECT_TITLE_SHARE or len(fitting) != 1:
+        return set()
+    return {i for i, share in enumerate(shares) if share == best}
+
+
 def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], embed: Embed | None) -> list[Option]:
     """Every quotable statement of every block, scored."""
     # a list, or a definition made of points ("Hospital means ... which has: (a) ... (b) ..."), is quoted whole;
@@ -377,10 +401,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     for block, quotable in zip(blocks, per_block, strict=True):
         for statement in quotable:
             seen_in.setdefault(statement.text, set()).add((block.doc_id, _heading(block)))
-    referenced = {i for i, b in enumerate(blocks) if b.scores.reference_match}
+    titles = [passage_title(b.section, b.text) for b in blocks]
+    referenced = {i for i, b in enumerate(blocks) if b.scores.reference_match} | _titled_as_asked(question, titles)
     texts = [[s.scored_text(whole_lists) for s in ss] for ss in per_block]
     naming = {w for i in referenced for w in words(blocks[i].citation)}
-    titles = [passage_title(b.section, b.text) for b in blocks]
     scored = score_sentences(question, texts, embed, referenced, skip_headings=False, naming=naming, titles=titles)
     asks_date = bool(_DATE_QUESTION_RE.search(question))  # "when does it apply?" is answered only by a date
     special_law = not about_ehds(question)

@@ -1286,3 +1286,27 @@ def test_a_paragraph_opening_in_such_cases_follows_the_statement_of_the_paragrap
         "parental responsibility over the child"
     ), answer
     assert rest.startswith("In such cases the controller shall make reasonable efforts") and "[Source 1]" in rest
+
+
+def test_a_provision_named_by_its_subject_is_quoted_before_a_neighbour_that_shares_the_question_s_words():
+    """"the Caldicott principle about informing patients ..." names Principle 8 by its title's words."""
+    sharing = block(
+        "Caldicott Principle 7 - The duty to share information for individual care is as important as the duty "
+        "to protect patient confidentiality\n\nProfessionals should have the confidence to share information about "
+        "patients on a website when it is in their best interests.",
+        "Caldicott Principle 7",
+        authority="guidance",
+    )
+    informing = block(
+        "Caldicott Principle 8 - Inform patients and service users about how their confidential information is "
+        "used\n\nA range of steps should be taken so that there are no surprises for patients.",
+        "Caldicott Principle 8",
+        authority="guidance",
+    )
+    answer = compose(
+        "Is a privacy notice on our website enough for the Caldicott principle about informing patients how their "
+        "information is used?",
+        [sharing, informing],
+        None,
+    )
+    assert answer.startswith("A range of steps should be taken"), answer
