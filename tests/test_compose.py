@@ -1289,7 +1289,7 @@ def test_a_paragraph_opening_in_such_cases_follows_the_statement_of_the_paragrap
 
 
 def test_a_provision_named_by_its_subject_is_quoted_before_a_neighbour_that_shares_the_question_s_words():
-    """"the Caldicott principle about informing patients ..." names Principle 8 by its title's words."""
+    """The Caldicott principle "about informing patients ..." names Principle 8 by its title's words."""
     sharing = block(
         "Caldicott Principle 7 - The duty to share information for individual care is as important as the duty "
         "to protect patient confidentiality\n\nProfessionals should have the confidence to share information about "
