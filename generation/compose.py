@@ -379,10 +379,8 @@ def _titled_as_asked(question: str, titles: list[str]) -> set[int]:
         return set()
     shares = [len(subject & set(words(title))) / len(subject) for title in titles]
     best = max(shares, default=0.0)
-    fitting = {titles[i] for i, share in enumerate(shares) if share == best}
-    if best < SUBJECT_TITLE_SHARE or len(fitting) != 1:
-        return set()
-    return {i for i, share in enumerate(shares) if share == best}
+    fitting = {i for i, share in enumerate(shares) if share == best}
+    return fitting if best >= SUBJECT_TITLE_SHARE and len({titles[i] for i in fitting}) == 1 else set()
 
 
 def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], embed: Embed | None) -> list[Option]:
@@ -962,19 +960,17 @@ def _antecedent(lead: Option, candidates: list[Option]) -> Option | None:
     return nearest
 
 
-_PARAGRAPH_CITED_RE = re.compile(r"^(?P<article>.+\bArt\. \d+)\((?P<paragraph>\d+)\)$")
-
-
 def _in_the_paragraph_before(lead: Option, candidates: list[Option], blocks: list[Evidence]) -> Option | None:
     """For a lead that opens its paragraph by pointing back ("In such cases the controller shall make reasonable
     efforts to verify that consent is given or authorised by the holder of parental responsibility", GDPR 8(2)),
     the statement of the article's previous paragraph it takes up: the one sharing most of its words ("... only if
     consent is given or authorised by the holder of parental responsibility"), when the evidence holds it and it
     points back at nothing itself."""
-    cited = _PARAGRAPH_CITED_RE.match(blocks[lead.block].citation)
-    if not cited or any(o.block == lead.block and o.statement.position < lead.statement.position for o in candidates):
+    article, _, paragraph = blocks[lead.block].citation.partition("(")  # "GDPR Art. 8" and "2)"
+    opens = not any(o.block == lead.block and o.statement.position < lead.statement.position for o in candidates)
+    if not (opens and paragraph[:-1].isdigit() and paragraph.endswith(")")):
         return None
-    previous = f"{cited['article']}({int(cited['paragraph']) - 1})"
+    previous = f"{article}({int(paragraph[:-1]) - 1})"
     before = [
         o
         for o in candidates
@@ -1336,15 +1332,14 @@ def _introducing_statement(lead: Option, candidates: list[Option]) -> Option:
     if not match or lead.statement.marker:
         return lead
     noun = set(words(match.group("noun")))
-    before = next(
-        (
-            o
-            for o in candidates
-            if o.block == lead.block and o.statement.position == lead.statement.position - 1 and not o.statement.marker
-        ),
-        None,
-    )
-    if before and noun and noun <= set(words(before.statement.text)) and before.score >= lead.score - INTRODUCED_MARGIN:
+    before = _antecedent(lead, candidates)
+    if (
+        before
+        and not before.statement.marker
+        and noun
+        and noun <= set(words(before.statement.text))
+        and before.score >= lead.score - INTRODUCED_MARGIN
+    ):
         return before
     return lead
 

@@ -281,12 +281,13 @@ def yes_no_opener(question: str, text: str) -> str:
     # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which
     # "shall not refuse renewal" answers and "is renewable" does not
     match = min(acts, key=lambda act: act[0])[1]
+    governed = _governed_verb(match)[0]
     if _ONLY_RE.match(text[match.end() :]):
         return ""
     negative = (
         bool(match.group(2))
         # "is prohibited for the following uses" denies another act; asked whether it is prohibited, it affirms
-        or (_governed_verb(match)[0] in _PROHIBITING and _governed_verb(match)[0] != act)
+        or (governed in _PROHIBITING and governed != act)
         or bool(_NEGATIVE_RE.search(match.group(0)))
         or bool(_NEGATING_SUBJECT_RE.match(_subject(text[: match.start()])))
     )

@@ -16,7 +16,7 @@ from collections import defaultdict
 from core.types import NONE_RECORDED, Evidence
 from language.analysis import QuestionAnalysis
 from language.expansion import bridges
-from language.names import spoken_names
+from language.names import naming
 from language.passages import statements
 from language.question import content_terms
 from language.words import words
@@ -253,11 +253,11 @@ def _patients_named(question: str, blocks: list[Evidence]) -> set[str]:
     for block in blocks:
         patient = str(block.metadata.get("patient_id") or "")
         nhs = str(block.metadata.get("nhs_number") or "")
-        said = [patient.lower(), *spoken_names(str(block.metadata.get("patient_name") or ""))]
+        name = str(block.metadata.get("patient_name") or "")
         if (
             block.authority == "record"
             and patient
-            and ((nhs and nhs in digits) or any(s and re.search(rf"\b{re.escape(s)}\b", lowered) for s in said))
+            and ((nhs and nhs in digits) or naming(patient, name).search(lowered))
         ):
             named.add(patient)
     return named

@@ -12,16 +12,14 @@ Collections the caller names are never narrowed by domain: the caller chose them
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from db.store import VectorStore
 from language.analysis import analyse
-from language.names import spoken_names
+from language.names import naming
 from language.references import NHS_NUMBER_RE
 
 
@@ -57,22 +55,16 @@ class PatientDirectory:
     def patients(self, store: VectorStore) -> list[Patient]:
         with self._lock:
             if self._built_for != id(store):
-                seen: dict[str, Patient] = {}
-                details: dict[str, tuple[str, str]] = {}
+                named: dict[str, tuple[str, str]] = {}  # id -> name, NHS number
+                details: dict[str, tuple[str, str]] = {}  # id -> date of birth, address (the demographics record)
                 for payload in store.payloads({"document_type": "patient_record"}, limit=1_000_000):
-                    if payload.get("patient_id") and payload["patient_id"] not in seen:
-                        seen[payload["patient_id"]] = Patient(
-                            payload["patient_id"], payload.get("patient_name") or "", payload.get("nhs_number") or ""
-                        )
-                    if payload.get("patient_id") and (born := _BORN_RE.search(payload.get("text") or "")):
+                    if not (patient := payload.get("patient_id")):
+                        continue
+                    named.setdefault(patient, (payload.get("patient_name") or "", payload.get("nhs_number") or ""))
+                    if born := _BORN_RE.search(payload.get("text") or ""):
                         address = _ADDRESS_RE.search(payload.get("text") or "")
-                        details[payload["patient_id"]] = (born.group(1), address.group(1) if address else "")
-                self._patients = [
-                    dataclasses.replace(p, born=details[p.patient_id][0], address=details[p.patient_id][1])
-                    if p.patient_id in details
-                    else p
-                    for p in seen.values()
-                ]
+                        details[patient] = (born.group(1), address.group(1) if address else "")
+                self._patients = [Patient(p, *named[p], *details.get(p, ("", ""))) for p in named]
                 self._built_for = id(store)
             return self._patients
 
@@ -84,7 +76,7 @@ class PatientDirectory:
         patients = self.patients(store)
         found = []
         for patient in patients:
-            if patient.nhs_number in numbers or _naming(patient.patient_id, patient.name).search(lowered):
+            if patient.nhs_number in numbers or naming(patient.patient_id, patient.name).search(lowered):
                 found.append(patient)
         named = told_apart(question, found)
         return named or by_family_name(question, patients) or by_given_name(question, patients)
@@ -116,7 +108,7 @@ def by_given_name(question: str, patients: list[Patient]) -> list[Patient]:
     """The patient a first name names with a detail only their record gives ("Keith, the lad born 2004"): a
     first name alone never scopes ("Grace" is also a grace period)."""
     said = set(re.findall(r"\b[A-Z][a-z'’-]+\b", question))
-    bearing = [p for p in patients if p.name.split()[:1] and p.name.split()[0] in said]
+    bearing = [p for p in patients if p.name.partition(" ")[0] in said]
     return _fitting(question, bearing)
 
 
@@ -136,13 +128,6 @@ def born_otherwise(question: str, patients: list[Patient]) -> str:
 
 # words of any address, which tell no patient apart
 _ADDRESS_WORDS = frozenset("road street lane avenue close drive way court place the of and".split())
-
-
-@lru_cache(maxsize=16384)  # every question is matched against every patient: each pattern is built once
-def _naming(patient_id: str, full_name: str) -> re.Pattern[str]:
-    """The patient's id or any way of saying the name, as whole words, lower-case: one search per patient."""
-    said = [patient_id.lower(), *spoken_names(full_name)]
-    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in said) + r")\b")
 
 
 # "Mrs Okafor", "Dr. Da Silva", "Okafor's": capitalised words after a title, or before a possessive
