@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
 from language.analysis import QuestionAnalysis
+from language.expansion import bridges
 from language.passages import statements
 from language.question import compared_terms, defined_term
 from language.series import asked_series, member_of, right_granted, rights_asked
@@ -229,6 +230,27 @@ def cover_clauses(analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[l
             f"{ABSENT_FROM_WORDING}only other sources (a web page) were relevant, and they cannot say what it covers",
         )
     return [], absent_from_wording(clauses, "are about running the policy")
+
+
+def unnamed_feature(
+    question: str, analysis: QuestionAnalysis, blocks: list[Evidence], mentioned: Callable[[str, list[str]], bool]
+) -> str | None:
+    """The benefit a policy question asks for by name when its wording never names it: "a premium discount for
+    non-smokers" is not answered by the premium clause, nor "a no-claim bonus" by the refund paid when no claim
+    was made. The thing is named by its last word (the discount, the bonus), looked for in the clauses found and
+    then in the whole of their wordings (`mentioned(word, doc_ids)`); a plain word that stands for the wording's
+    terms ("cap" for a limit) is the wording's."""
+    feature = analysis.feature
+    clauses = [b for b in blocks if b.document_type == "policy_wording"]
+    if not feature or not clauses or blocks[0].document_type != "policy_wording" or analysis.domain == "records":
+        return None
+    head = feature.split()[-1]
+    said = set(words(head))
+    if not said or any(said & set(words(phrase)) for phrase, _ in bridges(question)):
+        return None
+    if any(said & set(words(f"{b.section} {b.text}")) for b in clauses):
+        return None
+    return None if mentioned(head, sorted({b.doc_id for b in clauses})) else feature
 
 
 def absent_from_wording(clauses: list[Evidence], found: str) -> str:

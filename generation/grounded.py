@@ -16,6 +16,7 @@ from generation.blocks import (
     cover_clauses,
     coverage_line,
     series_members,
+    unnamed_feature,
 )
 from generation.compose import asked_about
 from generation.guard import Sanitiser
@@ -46,11 +47,17 @@ def grounded_answer(
     sanitiser: Sanitiser,
     policy_floor: float,
     policy_max_clauses: int,
+    mentioned: Callable[[str, list[str]], bool],
     emit: Callable[[str], None] | None = None,
 ) -> GroundedAnswer:
-    """The cited answer from the blocks; the generator is only built (and called) when some block is kept."""
-    blocks, absent = cover_clauses(analysis, blocks)
+    """The cited answer from the blocks; the generator is only built (and called) when some block is kept.
+    `mentioned(word, doc_ids)`: whether those documents hold the word anywhere (a search of the index)."""
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
+    if feature := unnamed_feature(question, analysis, blocks, mentioned):  # nothing found names the thing asked for
+        blocks, absent = [], absent_from_wording(clauses, f"never mention {feature}")
+    else:
+        blocks, absent = cover_clauses(analysis, blocks)
+        clauses = [b for b in blocks if b.document_type == "policy_wording"]
     series = series_members(question, blocks)  # "What are the exclusions?": every one, and no coverage line
     blocks, weak = adaptive_policy_blocks(
         blocks, policy_floor, policy_max_clauses, asked_about(question, analysis), series

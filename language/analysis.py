@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Literal
 
 from language.references import NHS_NUMBER_RE, instrument_named, parse_references
+from language.words import STOPWORDS
 
 AnswerType = Literal[
     "deadline",
@@ -53,6 +54,7 @@ class QuestionAnalysis:
     list_of: str | None = None  # what a list question lists: conditions, medications, exclusions ...
     across_patients: bool = False  # "which patients have X": every patient's record is a candidate
     about_cover: bool = False  # "is X covered / do I get Y": answered by what a wording covers, excludes or limits
+    feature: str | None = None  # the benefit or term a policy question asks for by name ("a no-claim bonus")
 
 
 # Ordered: the first rule that matches the question sentence decides. Each is (answer type, pattern).
@@ -350,6 +352,45 @@ def asks_about_cover(question: str) -> bool:
     return bool(_COVER_RE.search(text)) and not _RUNNING_THE_POLICY_RE.search(text)
 
 
+# The thing a policy question asks for by name: "give a premium discount for non-smokers", "pay for a gym
+# membership", "Is there a room rent cap", "What no-claim bonus have I built up?". Up to four words after an
+# indefinite article, ended by a preposition, a conjunction or the end of the sentence.
+_FEATURE_PHRASE = r"((?:[a-z][\w'-]*\s){0,3}?[a-z][\w'-]*)"
+_FEATURE_END = (
+    r"(?=\s+(?:for|to|with|on|in|under|if|when|from|of|after|before|that|which|as|at|by|and|or|each|every|this"
+    r"|per)\b|\s*[?,.;:!]|\s*$)"
+)
+_FEATURE_RE = re.compile(
+    r"\b(?:give[sn]?|offer(?:s|ed)?|provide[sd]?|include[sd]?|pays? for|covers?|get|receive|earn|have|has|there)"
+    rf"\s+(?:(?:me|us|you|him|her|them)\s+)?(?:a|an|any|some)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
+    rf"|^\W*(?:what|which|how much)\s+{_FEATURE_PHRASE}\s+(?:have|has|do|does|did|will|would|can|is|are)\b",
+    re.I,
+)
+# Words that measure a thing rather than name it: in "a room rent cap" the thing asked for is the room rent.
+_MEASURE_WORDS = frozenset(
+    """limit limits cap caps ceiling maximum minimum amount amounts deadline time period periods rate rates
+    percentage number options option cover benefit benefits""".split()
+)
+# ... and words that only qualify it: "any extra time" names no thing once the time is set aside
+_QUALIFYING_WORDS = frozenset(
+    "extra additional more further other longer shorter higher lower free special separate same such total".split()
+)
+
+
+def feature_asked(question: str) -> str | None:
+    """The benefit or term a policy question names as the thing it asks for, without the words that only measure
+    it; None when the question names none ("Do I get covered?")."""
+    match = _FEATURE_RE.search(question_sentence(question))
+    phrase = (match.group(1) or match.group(2)).split() if match else []
+    if not phrase or any(word.lower() in STOPWORDS or word.lower().endswith("ly") for word in phrase):
+        return None  # "What do we have to ...", "What actually has to ...": no thing named
+    while phrase and phrase[-1].lower() in _MEASURE_WORDS:
+        phrase.pop()
+    if all(word.lower() in _QUALIFYING_WORDS for word in phrase):
+        return None
+    return " ".join(phrase)
+
+
 def across_patients(question: str) -> bool:
     """Asked of every patient's record ("which patients take warfarin?"), not of a person's rights over one
     or of a duty towards patients ("can patients insist a human decides which patients get a follow-up?")."""
@@ -384,4 +425,5 @@ def analyse(question: str) -> QuestionAnalysis:
         list_of=("medications" if list_of.group(0).lower() == "on" else list_of.group(0).lower()) if list_of else None,
         across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
         about_cover=answer_type in ("yes_no", "amount") and asks_about_cover(question),
+        feature=feature_asked(question),
     )

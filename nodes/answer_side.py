@@ -38,6 +38,7 @@ def answer_side(task: SideTask, runtime: Runtime[RunContext], services: Services
         services.sanitiser,
         settings.policy_evidence_floor,
         settings.policy_max_clauses,
+        services.resources.retriever.mentions,
     )
     result, blocks = grounded.result, grounded.blocks
     named_by_filters = ", ".join(f"{k} {v}" for k, v in filters.items() if k != "collection") or "wording"

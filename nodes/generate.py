@@ -49,6 +49,7 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
             services.sanitiser,
             settings.policy_evidence_floor,
             settings.policy_max_clauses,
+            services.resources.retriever.mentions,
             emit,
         )
     result, blocks = grounded.result, grounded.blocks

@@ -14,7 +14,7 @@ from typing import Literal
 
 import numpy as np
 
-from core.types import Evidence, Scores
+from core.types import Evidence, Scores, SparseVector
 from db.index import IndexReader
 from db.store import (
     LISTS,
@@ -31,9 +31,10 @@ from language.expansion import expansion_terms
 from language.question import compared_terms
 from language.references import citation_tokens, question_tokens
 from language.series import MAX_MEMBERS, asked_series, member_citations, right_granted, rights_asked
+from language.words import words
 from retrieval.embedder import Embedder
 from retrieval.scope import PatientDirectory
-from retrieval.sparse import encode_query
+from retrieval.sparse import encode_query, token_index
 
 Mode = Literal["dense", "sparse", "hybrid", "rerank"]
 MIN_CANDIDATES = 50
@@ -153,6 +154,22 @@ class Retriever:
         tokens = [token for citation in citations for token in citation_tokens(citation)]
         only = {**(filters or {}), "citation": citations}
         return self.referenced(query, query_vector, tokens, only, candidates, len(citations)) if citations else []
+
+    def mentions(self, term: str, doc_ids: list[str]) -> bool:
+        """Whether any chunk of these documents holds one of the term's words: a sparse search returns only chunks
+        sharing a token, so one hit settles it (a wording that never names a no-claim bonus has none)."""
+        indices = sorted({token_index(word) for word in words(term)})
+        if not indices:
+            return False
+        request = SearchQuery(
+            dense=self.embedder.embed_query(term).tolist(),
+            sparse=SparseVector(indices, [1.0] * len(indices)),
+            filters={"doc_id": doc_ids},
+            limit=1,
+            payloads=(),
+            lists=("sparse",),
+        )
+        return bool(self.reader.store().search(request).sparse)
 
     def with_sentence_scores(self, found: list[Evidence], query_vector: np.ndarray) -> list[Evidence]:
         """The sentence MaxSim the engine gives the reranked list, for the chunks found outside it (a provision

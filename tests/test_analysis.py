@@ -273,3 +273,19 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
     assert analyse("When should we do a DPIA?").answer_type == "condition"
     assert analyse("When must we report a breach?").answer_type == "deadline"
     assert analyse("What should be in a data processing contract?").answer_type == "list"
+
+
+@pytest.mark.parametrize(
+    ("question", "feature"),
+    [
+        ("Does the individual rider give a premium discount for non-smokers?", "premium discount"),
+        ("I've had the rider for three years. What no-claim bonus have I built up?", "no-claim bonus"),
+        ("Does the rider pay for a gym membership to help me stay healthy?", "gym membership"),
+        ("Is there a room rent cap on the group rider?", "room rent"),  # the cap only measures the room rent
+        ("Is there any extra time to pay my premium?", None),  # "extra" qualifies the time, it names nothing
+        ("Do I get covered?", None),
+        ("What do we have to give the regulator?", None),
+    ],
+)
+def test_the_thing_a_policy_question_asks_for_by_name(question, feature):
+    assert analyse(question).feature == feature

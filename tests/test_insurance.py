@@ -1138,3 +1138,30 @@ def test_an_exclusion_that_leaves_the_asked_case_covered_answers_only_in_some_ca
         "Does the group rider cover scuba diving as a professional diver?", make_services(), **OFFLINE
     )
     assert not professional.answer.startswith("Only in some cases: "), professional.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "feature"),
+    [
+        ("Does the individual CareShield rider give a premium discount for non-smokers?", "premium discount"),
+        (
+            "I've had the individual CareShield rider for three years without claiming. What no-claim bonus have I "
+            "built up?",
+            "no-claim bonus",
+        ),
+    ],
+)
+def test_a_benefit_asked_for_by_name_that_no_clause_names_is_refused_naming_it(make_services, question, feature):
+    """The premium clause is not a non-smoker discount, nor the pro-rata refund after a year without claims a
+    no-claim bonus: the wording never names the thing asked for, so it is refused as absent, saying so."""
+    out = run_graph(question, make_services(), **OFFLINE)
+    assert out.status == "refused", out.answer
+    assert out.status_detail.startswith("absent from the wording"), out.status_detail
+    assert f"never mention {feature}" in out.status_detail and f"{INDIVIDUAL} cl." in out.status_detail
+
+
+def test_a_plain_word_for_a_limit_still_finds_the_clause_that_sets_it(make_services):
+    """ "cap" is no clause's word, but it only measures the room rent the group rider's clauses do name."""
+    out = run_graph("Is there a room rent cap on the group rider?", make_services(), **OFFLINE)
+    assert out.status == "answered", out.status_detail
+    assert "No limit shall apply to Room Rent" in out.answer
