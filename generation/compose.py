@@ -924,10 +924,16 @@ def _whole_list(lead: Option, candidates: list[Option], analysis: QuestionAnalys
     if not point.marker or not point.lead_in or any("(" in p for p in analysis.provisions):
         return lead
     whole = _lead_in_of(lead, candidates)
-    if whole is None or len(whole.statement.whole.split()) > WHOLE_LIST_MAX_WORDS:
+    if whole is None:
         return lead
     joins = {m.group(1).lower() for p in whole.statement.points[:-1] if (m := _LAST_BUT_ONE_RE.search(p))}
-    return whole if "or" not in joins and ("and" in joins or _ALL_POINTS_RE.search(point.lead_in)) else lead
+    contents = bool(_ALL_POINTS_RE.search(point.lead_in))
+    # points that must all hold ("which has: (a) at least 10 beds ...; and (d) daily records") answer whether a
+    # thing qualifies only together: one of them alone reads as if it were enough
+    conditions = "and" in joins and not contents and analysis.answer_type in ("yes_no", "condition")
+    if len(whole.statement.whole.split()) > (LIST_MAX_WORDS if conditions else WHOLE_LIST_MAX_WORDS):
+        return lead
+    return whole if "or" not in joins and ("and" in joins or contents) else lead
 
 
 # A lead opening with "It" or "They" gets its subject named from the sentence before it, when that sentence opens

@@ -363,13 +363,15 @@ _FEATURE_END = (
 _FEATURE_RE = re.compile(
     r"\b(?:give[sn]?|offer(?:s|ed)?|provide[sd]?|include[sd]?|pays? for|covers?|get|receive|earn|have|has|there)"
     rf"\s+(?:(?:me|us|you|him|her|them)\s+)?(?:a|an|any|some)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
-    rf"|^\W*(?:what|which|how much)\s+{_FEATURE_PHRASE}\s+(?:have|has|do|does|did|will|would|can|is|are)\b",
+    rf"|^\W*(?:what|which|how much)\s+{_FEATURE_PHRASE}\s+(?:have|has|do|does|did|will|would|can|is|are)\b"
+    rf"|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|my|our|their|its|(?:[a-z]+\s)?[a-z]+'s)\s+{_FEATURE_PHRASE}{_FEATURE_END}",
     re.I,
 )
 # Words that measure a thing rather than name it: in "a room rent cap" the thing asked for is the room rent.
 _MEASURE_WORDS = frozenset(
     """limit limits cap caps ceiling maximum minimum amount amounts deadline time period periods rate rates
-    percentage number options option cover benefit benefits""".split()
+    percentage number options option cover benefit benefits extent scope level list details terms conditions rules
+    kind kinds type types sort""".split()
 )
 # ... and words that only qualify it: "any extra time" names no thing once the time is set aside
 _QUALIFYING_WORDS = frozenset(
@@ -381,7 +383,7 @@ def feature_asked(question: str) -> str | None:
     """The benefit or term a policy question names as the thing it asks for, without the words that only measure
     it; None when the question names none ("Do I get covered?")."""
     match = _FEATURE_RE.search(question_sentence(question))
-    phrase = (match.group(1) or match.group(2)).split() if match else []
+    phrase = next(g for g in match.groups() if g).split() if match else []
     if not phrase or any(word.lower() in STOPWORDS or word.lower().endswith("ly") for word in phrase):
         return None  # "What do we have to ...", "What actually has to ...": no thing named
     while phrase and phrase[-1].lower() in _MEASURE_WORDS:

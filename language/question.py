@@ -82,6 +82,15 @@ def salient_names(question: str) -> list[str]:
     return names
 
 
+def names_in_order(name: str, haystack: str) -> bool:
+    """A name of several words the text gives with a bracketed part inside it: "the Clinical Establishments Act"
+    in "the Clinical Establishments (Registration and Regulation) Act, 2010"."""
+    parts = [re.escape(w) for w in name.lower().split()]
+    if len(parts) < 2:
+        return False
+    return bool(re.search(r"\b" + r"(?:\s*\([^()]{1,80}\))?\s+".join(parts) + r"\b", haystack))
+
+
 def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
     """Whether a text names this acronym or name, directly or in the terms the jargon table maps it to. Two full
     names joined by "and" ("Freya Morgan and Niamh Williams") are two names: a text naming either mentions them
@@ -91,7 +100,9 @@ def mentions(name: str, haystack: str, haystack_terms: set[str]) -> bool:
         return any(mentions(part, haystack, haystack_terms) for part in parts)
     if re.search(rf"\b{re.escape(name.lower())}s?\b", haystack):  # a word, not part of one ("US" is not in "status")
         return True
-    if " " in name:  # a titled name: by its initials ("EHDS") or as the instrument the text belongs to
+    if " " in name:  # a titled name: in full with words inside it, by its initials ("EHDS") or as the instrument
+        if names_in_order(name, haystack):  # the text belongs to
+            return True
         initials = "".join(w[0] for w in name.split() if w[0].isupper()).lower()
         named = instrument_named(name)
         return initials in haystack_terms or bool(named and named == instrument_named(haystack))

@@ -34,6 +34,7 @@ from language.question import (
     enactments_named,
     mentions,
     named_numbers,
+    names_in_order,
     salient_names,
     sets_the_scene,
     states_number,
@@ -224,7 +225,9 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     # a place named as where data go ("send patient data to the United States") is a third country to the law
     # that covers the transfer, not another regime
     in_bridged = {n for bridge in bridged for n in bridge.names}
-    foreign = [f for f in asked.foreign if f.lower() not in lowered and f not in in_bridged]
+    foreign = [
+        f for f in asked.foreign if f.lower() not in lowered and not names_in_order(f, lowered) and f not in in_bridged
+    ]
     if foreign and confidence > FOREIGN_REGIME_CAP:
         confidence = FOREIGN_REGIME_CAP
         missing = list(dict.fromkeys([*missing, *foreign]))

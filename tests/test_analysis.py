@@ -289,3 +289,12 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
 )
 def test_the_thing_a_policy_question_asks_for_by_name(question, feature):
     assert analyse(question).feature == feature
+
+
+def test_a_name_given_with_more_words_inside_it_is_still_that_name():
+    from language.question import names_in_order
+
+    text = "registered under the clinical establishments (registration and regulation) act, 2010"
+    assert names_in_order("Clinical Establishments Act", text)
+    assert not names_in_order("Mental Health Act", "the mental capacity act 2005")
+    assert not names_in_order("Clinical Establishments Act", "clinical staff in establishments that act")

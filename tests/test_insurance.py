@@ -1165,3 +1165,19 @@ def test_a_plain_word_for_a_limit_still_finds_the_clause_that_sets_it(make_servi
     out = run_graph("Is there a room rent cap on the group rider?", make_services(), **OFFLINE)
     assert out.status == "answered", out.status_detail
     assert "No limit shall apply to Room Rent" in out.answer
+
+
+def test_an_act_named_shorter_than_the_clause_names_it_is_not_outside_the_corpus(make_services):
+    """The clause cites "the Clinical Establishments (Registration and Regulation) Act, 2010"; a question naming
+    "the Clinical Establishments Act" is about that Act, not a regime no document mentions (it was refused)."""
+    out = run_graph(
+        "A group member was admitted to a 12-bed nursing home in a town of about 8 lakh people. It isn't registered "
+        "under the Clinical Establishments Act. Could it still count as a 'Hospital' under the group rider?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "answered", out.status_detail
+    assert out.citations[0].citation == f"{GROUP} cl. 2.12"
+    # the conditions hold only together: every one is quoted, not the beds alone
+    for point in ("at least 10 in-patient beds", "round the clock", "operation theatre", "daily patient records"):
+        assert point in out.answer, out.answer
