@@ -226,7 +226,8 @@ def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block:
     text = _cue_text(statement, block)
     if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
         asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
-        return not asked or bool(asked & _named(text))
+        # ... by most of its words: custodial care "for help with daily activities" is no daily cash benefit
+        return not asked or 2 * len(asked & _named(text)) > len(asked) or len(asked & _named(text)) >= 2
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))  # named by the list or by its clause ("7.4 Claim Documents")
         named = set(words(statement.text)) | set(words(_heading(block)))

@@ -41,6 +41,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bepr\b|\behr\b", "electronic health record"),
     (r"\bped\b", "pre-existing disease"),
     (r"\bpre-?approv\w*|\bprior approval\b", "pre-authorisation"),  # a cashless claim's approval before treatment
+    # a fixed sum per day in hospital, whatever it costs: the wordings' hospital (daily) cash
+    (
+        r"\bdaily (allowance|cash|benefit)\b|\bcash (allowance|benefit)\b|\b(allowance|cash) (per|a|each|for each) day\b",
+        "Hospital Daily Cash",
+    ),
     (r"\bhdabs?\b", "health data access body"),
     # whom a person asks about their data at an organisation: its data protection officer
     (

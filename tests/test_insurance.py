@@ -1181,3 +1181,13 @@ def test_an_act_named_shorter_than_the_clause_names_it_is_not_outside_the_corpus
     # the conditions hold only together: every one is quoted, not the beds alone
     for point in ("at least 10 in-patient beds", "round the clock", "operation theatre", "daily patient records"):
         assert point in out.answer, out.answer
+
+
+def test_an_exclusion_sharing_one_word_with_a_benefit_asked_about_does_not_answer_no(make_services):
+    """"daily allowance" is the wording's Hospital Daily Cash; the custodial-care exclusion's "daily activities"
+    names one word of it and once answered "No: ... excludes Rest Cure"."""
+    out = run_graph(
+        "Do I get a daily allowance while I'm in hospital on the individual rider?", make_services(), **OFFLINE
+    )
+    assert out.status == "answered" and not out.answer.startswith("No"), out.answer
+    assert out.citations[0].citation == f"{INDIVIDUAL} cl. 3.4" and "Rs. 1,000 per day" in out.answer
