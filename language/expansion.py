@@ -43,7 +43,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bpre-?approv\w*|\bprior approval\b", "pre-authorisation"),  # a cashless claim's approval before treatment
     # a fixed sum per day in hospital, whatever it costs: the wordings' hospital (daily) cash
     (
-        r"\bdaily (allowance|cash|benefit)\b|\bcash (allowance|benefit)\b|\b(allowance|cash) (per|a|each|for each) day\b",
+        r"\bdaily (allowance|cash|benefit)\b|\bcash (allowance|benefit)\b"
+        r"|\b(allowance|cash) (per|a|each|for each) day\b",
         "Hospital Daily Cash",
     ),
     (r"\bhdabs?\b", "health data access body"),

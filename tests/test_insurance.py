@@ -1184,7 +1184,7 @@ def test_an_act_named_shorter_than_the_clause_names_it_is_not_outside_the_corpus
 
 
 def test_an_exclusion_sharing_one_word_with_a_benefit_asked_about_does_not_answer_no(make_services):
-    """"daily allowance" is the wording's Hospital Daily Cash; the custodial-care exclusion's "daily activities"
+    """ "daily allowance" is the wording's Hospital Daily Cash; the custodial-care exclusion's "daily activities"
     names one word of it and once answered "No: ... excludes Rest Cure"."""
     out = run_graph(
         "Do I get a daily allowance while I'm in hospital on the individual rider?", make_services(), **OFFLINE
