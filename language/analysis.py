@@ -364,7 +364,12 @@ _FEATURE_RE = re.compile(
     r"\b(?:give[sn]?|offer(?:s|ed)?|provide[sd]?|include[sd]?|pays? for|covers?|get|receive|earn|have|has|there)"
     rf"\s+(?:(?:me|us|you|him|her|them)\s+)?(?:a|an|any|some)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
     rf"|^\W*(?:what|which|how much)\s+{_FEATURE_PHRASE}\s+(?:have|has|do|does|did|will|would|can|is|are)\b"
-    rf"|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|my|our|their|its|(?:[a-z]+\s)?[a-z]+'s)\s+{_FEATURE_PHRASE}{_FEATURE_END}",
+    rf"|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|my|our|their|its|(?:[a-z]+\s)?[a-z]+'s)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
+    # "Does the rider cover dental treatment?", "Is dental treatment covered?"
+    r"|\b(?:rider|policy|plan|insurer|company|insurance|cover|it|they)\s+(?:covers?|pays? for|reimburses?)\s+"
+    rf"(?:(?:a|an|any|some|my|our|his|her|their|the)\s+)?{_FEATURE_PHRASE}{_FEATURE_END}"
+    rf"|^\W*(?:is|are)\s+(?:(?:a|an|the|my|our)\s+)?{_FEATURE_PHRASE}\s+"
+    r"(?:covered|excluded|included|payable|reimbursed|reimbursable)\b",
     re.I,
 )
 # Words that measure a thing rather than name it: in "a room rent cap" the thing asked for is the room rent.
@@ -372,6 +377,10 @@ _MEASURE_WORDS = frozenset(
     """limit limits cap caps ceiling maximum minimum amount amounts deadline time period periods rate rates
     percentage number options option cover benefit benefits extent scope level list details terms conditions rules
     kind kinds type types sort""".split()
+    # ... or say only that it is care to be paid for: in "dental treatment" the thing asked for is dental
+    + "treatment treatments surgery surgeries operation operations procedure procedures care expenses expense costs"
+    " cost bills bill charges transport transportation service services facility facilities support help"
+    " assistance".split()
 )
 # ... and words that only qualify it: "any extra time" names no thing once the time is set aside
 _QUALIFYING_WORDS = frozenset(

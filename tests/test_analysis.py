@@ -285,6 +285,10 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
         ("Is there any extra time to pay my premium?", None),  # "extra" qualifies the time, it names nothing
         ("Do I get covered?", None),
         ("What do we have to give the regulator?", None),
+        ("Is dental treatment covered by the individual rider?", "dental"),  # the treatment only says it is care
+        ("Does the group rider cover treatment abroad?", "treatment abroad"),
+        ("Is ambulance transport covered?", "ambulance"),
+        ("Before my cover lapses, how long do I have?", None),  # "cover" the noun, not the verb
     ],
 )
 def test_the_thing_a_policy_question_asks_for_by_name(question, feature):

@@ -485,10 +485,10 @@ def test_unanswerable_policy_question_refuses_under_the_floor_without_calling_th
     out = run_graph(question, groq_services, collection="insurance", allow_web=False)
     record = out
     assert record.status == "refused" and record.coverage_type is None
-    # weak clauses: either none clears the relevance floor, or the best ones average under the policy floor
-    assert any(reason in record.status_detail for reason in ("under the policy floor", "no evidence strong enough")), (
-        record.status_detail
-    )
+    # weak clauses: none clears the relevance floor, the best ones average under the policy floor, or no clause
+    # names what was asked (organ donor)
+    reasons = ("under the policy floor", "no evidence strong enough", "never mention")
+    assert any(reason in record.status_detail for reason in reasons), record.status_detail
     floor = groq_services.settings.policy_evidence_floor
     top = sorted((e.confidence for e in out.evidence if e.document_type == "policy_wording"), reverse=True)[:2]
     assert sum(top) / len(top) < floor
@@ -1158,6 +1158,15 @@ def test_a_benefit_asked_for_by_name_that_no_clause_names_is_refused_naming_it(m
     assert out.status == "refused", out.answer
     assert out.status_detail.startswith("absent from the wording"), out.status_detail
     assert f"never mention {feature}" in out.status_detail and f"{INDIVIDUAL} cl." in out.status_detail
+
+
+def test_a_treatment_no_clause_names_is_refused_not_answered_from_a_waiting_period(make_services):
+    """Dental treatment was answered from the pre-existing disease waiting period, which names "treatment"."""
+    out = run_graph("Is dental treatment covered by the individual CareShield rider?", make_services(), **OFFLINE)
+    assert out.status == "refused", out.answer
+    assert "never mention dental" in out.status_detail, out.status_detail
+    kept = run_graph("Is ambulance transport covered on the group rider?", make_services(), **OFFLINE)
+    assert kept.status == "answered" and kept.citations[0].citation == f"{GROUP} cl. 3.6", kept.answer
 
 
 def test_a_plain_word_for_a_limit_still_finds_the_clause_that_sets_it(make_services):
