@@ -250,7 +250,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         # the asker or the patients themselves see them ("let my daughter look at my records" is proxy access)
-        r"\b(copy of (my|their|his|her) (data|records?)|(i|we|you|patients?|people|they) (\w+ ){0,2}?(see|view|read"
+        r"\b(cop(y|ies) of (my|their|his|her) (\w+ ){0,2}?(data|records?|notes|file)|(i|we|you|patients?|people|they) "
+        r"(\w+ ){0,2}?(see|view|read"
         r"|look at|access) (my|their|his|her|our|your) (own )?(medical |health |hospital |gp )?(records?|notes"
         r"|file))\b",
         "right of access",
@@ -717,7 +718,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),
     (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),
     (
-        r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b"
+        r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b|\bfor free\b|\bfree of charge\b"
         r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b"
         r"|\b(records?|notes|data|file|copy)\b.{0,30}\b(unless|until|if) (i|we|they) pay\b"
         r"|\b(have|need|got) to pay\b(?=.{0,60}\b(records?|data|notes|access\w*|authoris\w*|proxy|cop(y|ies))\b)",

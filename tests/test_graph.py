@@ -662,6 +662,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "Commentary: subject access requests in practice",
             "free of charge",
         ),
+        (  # a copy of "my GP record" is the copy the right of access gives (was refused: nothing graded enough)
+            "Can I get a copy of my GP record for free?",
+            "GDPR Art. 15(3)",
+            "reasonable fee",
+        ),
     ],
 )
 def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services, question, cited, stated):
