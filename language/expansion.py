@@ -250,7 +250,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         # the asker or the patients themselves see them ("let my daughter look at my records" is proxy access)
-        r"\b(cop(y|ies) of (my|their|his|her) (\w+ ){0,2}?(data|records?|notes|file)|(i|we|you|patients?|people|they) "
+        r"\b(cop(y|ies) of (my|their|his|her) (\w+ ){0,2}?(data|records?)|(i|we|you|patients?|people|they) "
         r"(\w+ ){0,2}?(see|view|read"
         r"|look at|access) (my|their|his|her|our|your) (own )?(medical |health |hospital |gp )?(records?|notes"
         r"|file))\b",
