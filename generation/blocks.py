@@ -60,7 +60,10 @@ def adaptive_policy_blocks(
     mean = sum(top) / len(top)
     if mean < floor:
         return [], f"the best clauses average confidence {mean:.2f}, under the policy floor {floor}"
-    members = {id(b) for b in whole or []}
+    # ... and the clause the best one names for its condition ("after the waiting period in Clause 4.5")
+    pointers = set(clauses[0].metadata.get("explains") or [])
+    pointed = [b for b in clauses if b.doc_id == clauses[0].doc_id and pointers & set(b.refs)]
+    members = {id(b) for b in [*(whole or []), *pointed]}
     kept = {id(b) for b in naming_every_asked_word([b for b in blocks if id(b) not in members], cap, asked)}
     return [b for b in blocks if id(b) in kept | members], ""
 

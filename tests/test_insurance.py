@@ -1200,3 +1200,16 @@ def test_an_exclusion_sharing_one_word_with_a_benefit_asked_about_does_not_answe
     )
     assert out.status == "answered" and not out.answer.startswith("No"), out.answer
     assert out.citations[0].citation == f"{INDIVIDUAL} cl. 3.4" and "Rs. 1,000 per day" in out.answer
+
+
+def test_the_clause_an_answering_clause_names_for_its_condition_is_kept_past_the_clause_cap(make_services):
+    """The critical illness benefit pays "after the waiting period in Clause 4.5": the answer states that
+    period (90 days) from cl. 4.5, which the cap on clauses used to cut."""
+    out = run_graph(
+        "We took out the cover in March and my wife was diagnosed with breast cancer in May. Will the critical "
+        "illness lump sum pay out?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "answered", out.status_detail
+    assert "within 90 days" in out.answer and any(c.citation.endswith("cl. 4.5") for c in out.citations)
