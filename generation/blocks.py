@@ -10,6 +10,7 @@ from language.analysis import QuestionAnalysis
 from language.expansion import bridges
 from language.passages import statements
 from language.question import compared_terms, defined_term
+from language.references import pointed_conditions
 from language.series import asked_series, member_of, right_granted, rights_asked
 from language.words import words
 
@@ -60,10 +61,9 @@ def adaptive_policy_blocks(
     mean = sum(top) / len(top)
     if mean < floor:
         return [], f"the best clauses average confidence {mean:.2f}, under the policy floor {floor}"
-    # ... and the clause the best one names for its condition ("after the waiting period in Clause 4.5")
-    pointers = set(clauses[0].metadata.get("explains") or [])
-    pointed = [b for b in clauses if b.doc_id == clauses[0].doc_id and pointers & set(b.refs)]
-    members = {id(b) for b in [*(whole or []), *pointed]}
+    # ... and the clauses the best one points to for its list or its condition ("after the waiting period in
+    # Clause 4.5")
+    members = {id(b) for b in [*(whole or []), *pointed_clauses(clauses[0], clauses)]}
     kept = {id(b) for b in naming_every_asked_word([b for b in blocks if id(b) not in members], cap, asked)}
     return [b for b in blocks if id(b) in kept | members], ""
 
@@ -200,6 +200,23 @@ def with_explained_provision(kept: list[Evidence], pool: list[Evidence]) -> list
         return kept
     last = max((i for i, e in enumerate(kept) if e is not explainer), default=None)
     return [*(e for i, e in enumerate(kept) if i != last), provision]
+
+
+def pointed_clauses(lead: Evidence, candidates: list[Evidence]) -> list[Evidence]:
+    """The clauses of its wording a policy clause points to for its list ("listed in Clause 3.9.1") or its
+    condition ("after the waiting period in Clause 4.5"), among the candidates: its answer is incomplete without."""
+    if lead.document_type != "policy_wording":
+        return []
+    pointers = set(lead.metadata.get("explains") or []) | set(pointed_conditions(lead.text, lead.doc_id))
+    return [e for e in candidates if e is not lead and e.doc_id == lead.doc_id and pointers & set(e.refs)]
+
+
+def with_pointed_clauses(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
+    """The kept evidence, then the clauses the best kept clause points to (see pointed_clauses) not kept yet."""
+    if not kept:
+        return kept
+    ids = {e.chunk_id for e in kept}
+    return [*kept, *(e for e in pointed_clauses(kept[0], pool) if e.chunk_id not in ids)]
 
 
 # what a clause on running the policy says of cover: "no cover is available for the period from the due date to

@@ -219,15 +219,18 @@ def _cue_text(statement: Statement, block: Evidence) -> str:
     return statement.whole if statement.lead_in or not statement.marker else f"{_announcing(block)} {statement.whole}"
 
 
-def _cue(question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence) -> bool:
+def _cue(
+    question: str, analysis: QuestionAnalysis, statement: Statement, block: Evidence, benefit_named: int = 0
+) -> bool:
     """The statement carries the kind of fact the question asks for; asked whether something is covered,
-    an exclusion naming it answers (it overrides any benefit or waiting period that also names it). A point
-    carries what the sentence announcing its list says ("... listed below ... 24 months: (a) Cataract")."""
+    an exclusion naming it answers (it overrides any benefit or waiting period that also names it), unless a
+    benefit's own name says more of what is asked (`benefit_named` words: "Hospital Daily Cash" for a daily
+    allowance, against custodial care "for help with daily activities"). A point carries what the sentence
+    announcing its list says ("... listed below ... 24 months: (a) Cataract")."""
     text = _cue_text(statement, block)
     if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
         asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
-        # ... by most of its words: custodial care "for help with daily activities" is no daily cash benefit
-        return not asked or 2 * len(asked & _named(text)) > len(asked) or len(asked & _named(text)) >= 2
+        return not asked or len(asked & _named(text)) > max(0, benefit_named - 1)
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))  # named by the list or by its clause ("7.4 Claim Documents")
         named = set(words(statement.text)) | set(words(_heading(block)))
@@ -411,6 +414,15 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     classified = _classified_as(question)
     happened = _HAS_HAPPENED_RE.findall(question)
     recipient = _recipient(question)
+    asked = asked_about(question, analysis)
+    benefit_named = max(  # the most asked words a benefit's own name says (its heading and benefit name)
+        (
+            len(asked & _named(_heading(b)))
+            for b in blocks
+            if b.document_type == "policy_wording" and b.metadata.get("coverage_type") != "not_covered"
+        ),
+        default=0,
+    )
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -418,7 +430,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score = (
             support.score - POSITION_PRIOR * min(statement.position, 10) + CONFIDENCE_WEIGHT * (block.confidence or 0)
         )
-        cue = _cue(question, analysis, statement, block)
+        cue = _cue(question, analysis, statement, block, benefit_named)
         score += (LIST_CUE_BONUS if analysis.answer_type == "list" or asks_date else CUE_BONUS) if cue else 0.0
         score -= META_PENALTY if statement.label in META_LABELS and not about_text else 0.0
         score -= BOILERPLATE_PENALTY if _boilerplate(seen_in[statement.text]) else 0.0

@@ -153,6 +153,22 @@ def pointed_lists(text: str, doc_id: str) -> list[str]:
     return list(dict.fromkeys(qualified_clause(n, doc_id) for n in _LIST_POINTER_RE.findall(text)))
 
 
+# "after the waiting period in Clause 4.5", "subject to the limit in Clause 3.10": a condition kept in another clause
+_CONDITION_POINTER_RE = re.compile(
+    rf"\b(?:waiting periods?|limits?|sub-limits?|conditions?|co-payments?|survival period|deductibles?)"
+    rf"\s+(?:in|of|under|set out in|specified in|stated in)\s+{_CLAUSE}"
+    rf"|\bsubject to\s+{_CLAUSE}",
+    re.I,
+)
+
+
+def pointed_conditions(text: str, doc_id: str) -> list[str]:
+    """The clauses of the same wording a text says hold a condition of its own ("after the waiting period in
+    Clause 4.5"), as qualified tokens; a clause merely mentioned ("admitted under Clause 3.1") is not one."""
+    numbers = [a or b for a, b in _CONDITION_POINTER_RE.findall(text)]
+    return list(dict.fromkeys(qualified_clause(n, doc_id) for n in numbers))
+
+
 def citation_tokens(citation: str) -> list[str]:
     """Tokens a chunk carries for its own citation, ancestors included."""
     tokens: list[str] = []

@@ -14,6 +14,7 @@ from generation.blocks import (
     with_block_stating,
     with_definitions,
     with_explained_provision,
+    with_pointed_clauses,
     with_series,
 )
 from generation.compose import asked_about, states_kind_asked
@@ -49,6 +50,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     # no better one names is among it; the provision the best explanation explains is among it
     pool = apply_grades(candidates, grades, services.settings.authority_order)
     graded = with_explained_provision(naming_every_asked_word(pool, k, asked_about(state["question"], analysis)), pool)
+    graded = with_pointed_clauses(graded, pool)  # "after the waiting period in Clause 4.5": clause 4.5 too
     if analysis.answer_type in ("deadline", "amount"):  # a date, period or amount asked: a block stating one
         graded = with_block_stating(graded, pool, lambda text: states_kind_asked(state["question"], analysis, text))
     graded = with_series(graded, pool, state["question"])  # "What are the Caldicott principles?": all of them

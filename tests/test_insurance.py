@@ -1204,7 +1204,7 @@ def test_an_exclusion_sharing_one_word_with_a_benefit_asked_about_does_not_answe
 
 def test_the_clause_an_answering_clause_names_for_its_condition_is_kept_past_the_clause_cap(make_services):
     """The critical illness benefit pays "after the waiting period in Clause 4.5": the answer states that
-    period (90 days) from cl. 4.5, which the cap on clauses used to cut."""
+    period (90 days) from cl. 4.5, which grading's cut and the cap on clauses used to leave out."""
     out = run_graph(
         "We took out the cover in March and my wife was diagnosed with breast cancer in May. Will the critical "
         "illness lump sum pay out?",

@@ -79,3 +79,11 @@ def test_a_policy_clause_is_a_reference_and_its_pointers_stay_in_its_wording():
 def test_every_instrument_a_text_names_is_found_normalised():
     assert instruments_named("The UK GDPR has the same rules as the European Health Data Space.") == {"gdpr", "ehds"}
     assert instruments_named("Member States shall designate a body.") == set()
+
+
+def test_a_condition_kept_in_another_clause_is_pointed_to_and_a_mere_mention_is_not():
+    from language.references import pointed_conditions
+
+    text = "If diagnosed with a Critical Illness listed in Clause 3.9.1, after the waiting period in Clause 4.5, ..."
+    assert pointed_conditions(text, "rider") == ["rider_clause_4_5"]
+    assert pointed_conditions("If a claim is admitted under Clause 3.1, the Company will pay ...", "rider") == []
