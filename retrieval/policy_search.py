@@ -8,6 +8,7 @@ from typing import Any
 
 from core.types import Evidence
 from db.store import VectorStore
+from language.analysis import analyse
 from retrieval.grading import grade_all
 from retrieval.intent import classify
 from retrieval.search import RetrievalOptions, Retriever
@@ -41,6 +42,10 @@ def named_variants(question: str, filters: dict[str, Any], store: VectorStore) -
     return found
 
 
+# asked how much, by when or what is listed, the sections the intent points to hold the answer
+_INTENT_DECIDES = frozenset({"amount", "deadline", "list"})
+
+
 def narrowed_search(
     retriever: Retriever, question: str, filters: dict[str, Any], k: int, options: RetrievalOptions, good: float
 ) -> tuple[list[Evidence], str]:
@@ -55,9 +60,16 @@ def narrowed_search(
     narrowed = retriever.retrieve(question, {**filters, "section_key": intent.sections}, k, options)
     best = _best(question, narrowed)
     sections = ", ".join(intent.sections)
-    if best >= good:
+    if best >= good and analyse(question).answer_type in _INTENT_DECIDES:
         return narrowed, f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f})"
     everything = retriever.retrieve(question, filters, k, options)
+    if best >= good:  # a yes/no or an explanation may be answered from any section: the rest follow
+        seen = {e.chunk_id for e in narrowed}
+        rest = [e for e in everything if e.chunk_id not in seen]
+        return [
+            *narrowed,
+            *rest,
+        ], f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f}), then the rest"
     if _best(question, everything) > best:
         return everything, f"{note}intent {intent.name}: narrowed candidates scored {best:.2f}; fell back to unfiltered"
     return narrowed, f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f}; unfiltered was no better)"

@@ -1213,3 +1213,16 @@ def test_the_clause_an_answering_clause_names_for_its_condition_is_kept_past_the
     )
     assert out.status == "answered", out.status_detail
     assert "within 90 days" in out.answer and any(c.citation.endswith("cl. 4.5") for c in out.citations)
+
+
+def test_a_yes_no_policy_question_also_weighs_clauses_outside_the_sections_the_intent_points_to(make_services):
+    """The intent reads a benefit question; the answer is in the definition of Sum Insured (cl. 2.22). Asked how
+    much or by when, the intent's sections alone are searched (the room rent limit, not its definition)."""
+    out = run_graph(
+        "On the individual rider, is the critical illness sum insured separate from the ordinary sum insured?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "answered" and out.citations[0].citation == f"{INDIVIDUAL} cl. 2.22", out.answer
+    assert "is separate" in out.answer.split("[Source")[0]
+    assert "then the rest" in out.trace[0]
