@@ -230,7 +230,7 @@ def _cue(
     text = _cue_text(statement, block)
     if analysis.about_cover and block.metadata.get("coverage_type") == "not_covered":
         asked = asked_about(question, analysis)  # named as excluded, not as the exception to an exclusion
-        return not asked or len(asked & _named(text)) > max(0, benefit_named - 1)
+        return not asked or len(asked & _named(text)) >= max(1, benefit_named)
     if analysis.answer_type == "list":
         listed = set(words(analysis.list_of or ""))  # named by the list or by its clause ("7.4 Claim Documents")
         named = set(words(statement.text)) | set(words(_heading(block)))

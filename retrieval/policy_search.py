@@ -65,11 +65,8 @@ def narrowed_search(
     everything = retriever.retrieve(question, filters, k, options)
     if best >= good:  # a yes/no or an explanation may be answered from any section: the rest follow
         seen = {e.chunk_id for e in narrowed}
-        rest = [e for e in everything if e.chunk_id not in seen]
-        return [
-            *narrowed,
-            *rest,
-        ], f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f}), then the rest"
+        found = [*narrowed, *(e for e in everything if e.chunk_id not in seen)]
+        return found, f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f}), then the rest"
     if _best(question, everything) > best:
         return everything, f"{note}intent {intent.name}: narrowed candidates scored {best:.2f}; fell back to unfiltered"
     return narrowed, f"{note}intent {intent.name}: narrowed to {sections} (best {best:.2f}; unfiltered was no better)"

@@ -162,7 +162,7 @@ class Retriever:
         if not indices:
             return False
         request = SearchQuery(
-            dense=self.embedder.embed_query(term).tolist(),
+            dense=[0.0] * self.embedder.dimension,  # only the sparse list is computed: no query vector is embedded
             sparse=SparseVector(indices, [1.0] * len(indices)),
             filters={"doc_id": doc_ids},
             limit=1,

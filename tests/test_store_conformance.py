@@ -134,6 +134,18 @@ def test_a_search_computes_only_the_lists_asked_for(store):
     assert [h.id for h in only.referenced] == [h.id for h in full.referenced] and keys(only.referenced) == ["b"]
 
 
+def test_a_sparse_list_alone_says_whether_any_chunk_holds_a_word(store):
+    """Retriever.mentions: a sparse list computed alone (its query vector unused) holds only chunks sharing a term."""
+
+    def holding(text: str) -> list[str]:
+        request = SearchQuery(dense=[0.0] * DIM, sparse=encode_query(text), limit=1, payloads=(), lists=("sparse",))
+        ids = [h.id for h in store.search(request).sparse]
+        return [store.stored_chunks(ids)[i].payload["key"] for i in ids]
+
+    assert holding("cataract") == ["d"]
+    assert holding("bonus") == []
+
+
 def test_stored_chunks_give_payload_and_dense_vector(store):
     ids = [p.id for p in points()]
     stored = store.stored_chunks([*ids[:2], "00000000-0000-0000-0000-000000000099", "not-an-id"])
