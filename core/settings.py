@@ -17,6 +17,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 # Routing thresholds fitted by `policyrag eval` (evidence in evals/results/calibration.json); the
 # environment still wins over this file, and the file over the defaults below.
 THRESHOLDS_FILE = REPO_ROOT / "config" / "thresholds.json"
+# The answer-confidence model fitted by `python -m evals.confidence_fit --apply` on labelled development answers
+# (evidence in evals/results/confidence_fit.json); read like the thresholds.
+ANSWER_CONFIDENCE_FILE = REPO_ROOT / "config" / "answer_confidence.json"
 
 
 class Settings(BaseSettings):
@@ -109,6 +112,13 @@ class Settings(BaseSettings):
     web_failure_cooldown_s: float = Field(60.0, ge=0, description="How long a failed provider is skipped.")
     correct_threshold: float = Field(0.6, ge=0, le=1, description="Best-chunk confidence for CORRECT.")
     incorrect_threshold: float = Field(0.45, ge=0, le=1, description="Below this best-chunk confidence: INCORRECT.")
+    answer_confidence_model: dict[str, float] = Field(
+        {"intercept": -1.0, "standout": 2.0},
+        description="Logistic weights of the answer's signals (generation/confidence.py) for its answer confidence.",
+    )
+    high_trust_answer_confidence: float = Field(
+        0.5, ge=0, le=1, description="Below this answer confidence, high trust in the evidence is shown as medium."
+    )
     top_k: int = Field(
         5, ge=1, le=50, description="Evidence chunks kept per question after grading (a run may ask for another k)."
     )
@@ -182,8 +192,8 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        thresholds = JsonConfigSettingsSource(settings_cls, json_file=THRESHOLDS_FILE)
-        return init_settings, env_settings, dotenv_settings, file_secret_settings, thresholds
+        fitted = JsonConfigSettingsSource(settings_cls, json_file=[THRESHOLDS_FILE, ANSWER_CONFIDENCE_FILE])
+        return init_settings, env_settings, dotenv_settings, file_secret_settings, fitted
 
     @property
     def index_dir(self) -> Path:

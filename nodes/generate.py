@@ -11,7 +11,7 @@ from core.state import GraphState
 from core.steps import timed
 from generation.answer import GeneratedAnswer
 from generation.blocks import MAX_BLOCKS, context_blocks, series_members
-from generation.confidence import answer_confidence
+from generation.confidence import answer_confidence, answer_signals
 from generation.grounded import GroundedAnswer, grounded_answer
 from language.analysis import analyse
 from retrieval.grading import ACROSS_PATIENTS_K
@@ -53,7 +53,8 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
             emit,
         )
     result, blocks = grounded.result, grounded.blocks
-    confidence = answer_confidence(result.answer, blocks) if result.status == "answered" else None
+    signals = answer_signals(result.answer, blocks, analysis.answer_type) if result.status == "answered" else None
+    confidence = answer_confidence(signals, settings.answer_confidence_model)
     notes = f"; sanitised: {', '.join(sorted(set(result.sanitised)))}" if result.sanitised else ""
     if result.removed_citations:
         notes += f"; removed unknown citations {', '.join(result.removed_citations)}"
@@ -66,7 +67,7 @@ def generate(state: GraphState, runtime: Runtime[RunContext], services: Services
         "citations": result.citations,
         "coverage_type": grounded.coverage,
         "answer_confidence": confidence,
-        "trust_grade": answered_trust(state.get("trust_grade"), confidence),
+        "trust_grade": answered_trust(state.get("trust_grade"), confidence, settings.high_trust_answer_confidence),
         "removed_citations": result.removed_citations,
         "generator": result.generator,
         "cacheable": result.status == "answered",

@@ -29,18 +29,12 @@ def trust_grade(route: str, best: Evidence | None) -> TrustGrade:
     )
 
 
-# Below this answer confidence (generation/confidence.py) the answer does not lead from a passage that stands out:
-# on held-out labelled answers, "high" trust was right 63% of the time, 74% once so gated (dev 84% -> 87%).
-HIGH_TRUST_ANSWER_CONFIDENCE = 0.5
-
-
-def answered_trust(trust: TrustGrade | None, answer_confidence: float | None) -> TrustGrade | None:
-    """The evidence's trust grade, lowered from high to medium when the answer does not lead from the passage
-    that stands out (the evidence was strong, but several passages were about as strong and the answer may quote
-    the wrong one)."""
+def answered_trust(trust: TrustGrade | None, answer_confidence: float | None, high_trust: float) -> TrustGrade | None:
+    """The evidence's trust grade, lowered from high to medium when the answer's confidence is under `high_trust`
+    (the evidence was strong, but the answer may quote the wrong passage of it)."""
     if trust is None or trust.grade != "high" or answer_confidence is None:
         return trust
-    if answer_confidence >= HIGH_TRUST_ANSWER_CONFIDENCE:
+    if answer_confidence >= high_trust:
         return trust
     return TrustGrade(
         grade="medium",
