@@ -39,16 +39,20 @@ def test_graph_is_importable_and_wired_as_designed(make_services):
 
 
 def test_correct_route_answers_from_refined_local_evidence(make_services):
+    services = make_services()
     out = run_graph(
-        "How many hours does a controller have to notify a personal data breach to the supervisory authority?",
-        make_services(),
+        "How many hours does a controller have to notify a personal data breach to the supervisory authority?", services
     )
     assert out.route == out.initial_route == "CORRECT"
     assert out.nodes() == ["retrieve", "grade", "refine", "generate", "answerability"]
     assert out.status == "answered" and "72 hours" in out.answer
     assert out.citations and out.citations[0].citation.startswith("GDPR Art. 33")
     assert all(block.origin == "local" and block.highlights for block in used_blocks(out))
-    assert out.trust_grade.grade == "high"
+    # strong evidence in a binding source; shown as high trust only when the answer is likely right (answer confidence)
+    assert "Strong match in an authoritative source" in out.trust_grade.rationale
+    assert out.answer_confidence is not None
+    gate = services.settings.high_trust_answer_confidence
+    assert out.trust_grade.grade == ("high" if out.answer_confidence >= gate else "medium")
     assert out.provenance["publisher"] == "EUR-Lex" and out.provenance["hierarchy_rank"] == 1
     assert set(out.latency_ms) == {"retrieve", "grade", "refine", "generate", "answerability", "total"}
     assert out.refine_stats["words_kept"] <= out.refine_stats["words_in"]
