@@ -388,15 +388,25 @@ _QUALIFYING_WORDS = frozenset(
 )
 
 
+# Words that frame a question rather than name a thing: "is there a way to keep it going?", "is there any chance
+# ...", "is there a need to ..." ask about what the wording provides, not for a benefit called "way".
+_FRAME_WORDS = frozenset(
+    "way ways chance chances possibility means need reason reasons difference problem issue thing things catch".split()
+)
+
+
 def feature_asked(question: str) -> str | None:
     """The benefit or term a policy question names as the thing it asks for, without the words that only measure
     it; None when the question names none ("Do I get covered?")."""
-    match = _FEATURE_RE.search(question_sentence(question))
+    sentence = question_sentence(question)
+    match = _FEATURE_RE.search(sentence)
     phrase = next(g for g in match.groups() if g).split() if match else []
     if not phrase or any(word.lower() in STOPWORDS or word.lower().endswith("ly") for word in phrase):
         return None  # "What do we have to ...", "What actually has to ...": no thing named
     while phrase and phrase[-1].lower() in _MEASURE_WORDS:
         phrase.pop()
+    if match and phrase and phrase[-1].lower() in _FRAME_WORDS:  # "is there a way to get a discount ...?"
+        return feature_asked(sentence[match.end() :])
     if all(word.lower() in _QUALIFYING_WORDS for word in phrase):
         return None
     return " ".join(phrase)

@@ -289,6 +289,9 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
         ("Does the group rider cover treatment abroad?", "treatment abroad"),
         ("Is ambulance transport covered?", "ambulance"),
         ("Before my cover lapses, how long do I have?", None),  # "cover" the noun, not the verb
+        ("I'm leaving my job. What happens to my group cover, and is there a way to keep it going?", None),
+        ("Is there any chance the rider pays if I was drunk?", None),  # words that frame the question name nothing
+        ("Is there a way to get a loyalty discount on the group rider?", "loyalty discount"),  # ... the thing after
     ],
 )
 def test_the_thing_a_policy_question_asks_for_by_name(question, feature):
