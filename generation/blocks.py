@@ -63,7 +63,8 @@ def adaptive_policy_blocks(
         return [], f"the best clauses average confidence {mean:.2f}, under the policy floor {floor}"
     # ... and the clauses the best one points to for its list or its condition ("after the waiting period in
     # Clause 4.5")
-    members = {id(b) for b in [*(whole or []), *pointed_clauses(clauses[0], clauses)]}
+    pointed = [p for lead in leading(clauses) for p in pointed_clauses(lead, clauses)]
+    members = {id(b) for b in [*(whole or []), *pointed]}
     kept = {id(b) for b in naming_every_asked_word([b for b in blocks if id(b) not in members], cap, asked)}
     return [b for b in blocks if id(b) in kept | members], ""
 
@@ -211,12 +212,21 @@ def pointed_clauses(lead: Evidence, candidates: list[Evidence]) -> list[Evidence
     return [e for e in candidates if e is not lead and e.doc_id == lead.doc_id and pointers & set(e.refs)]
 
 
+LEAD_TIE = 0.01  # clauses graded this close to the best one lead alike (the same clause of two riders)
+
+
+def leading(kept: list[Evidence]) -> list[Evidence]:
+    """The best of the kept evidence and those graded alike with it: asked about "CareShield" with no rider named,
+    the critical-illness clause of each rider."""
+    best = max((e.confidence or 0.0 for e in kept), default=0.0)
+    return [e for e in kept if (e.confidence or 0.0) >= best - LEAD_TIE]
+
+
 def with_pointed_clauses(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
-    """The kept evidence, then the clauses the best kept clause points to (see pointed_clauses) not kept yet."""
-    if not kept:
-        return kept
+    """The kept evidence, then the clauses the leading kept clauses point to (see pointed_clauses) not kept yet."""
     ids = {e.chunk_id for e in kept}
-    return [*kept, *(e for e in pointed_clauses(kept[0], pool) if e.chunk_id not in ids)]
+    pointed = [e for lead in leading(kept) for e in pointed_clauses(lead, pool) if e.chunk_id not in ids]
+    return [*kept, *{e.chunk_id: e for e in pointed}.values()]
 
 
 # what a clause on running the policy says of cover: "no cover is available for the period from the due date to

@@ -29,7 +29,7 @@ from db.store import (
 )
 from language.expansion import expansion_terms
 from language.question import compared_terms
-from language.references import citation_tokens, question_tokens
+from language.references import citation_tokens, pointed_conditions, question_tokens
 from language.series import MAX_MEMBERS, asked_series, member_citations, right_granted, rights_asked
 from language.words import words
 from retrieval.embedder import Embedder
@@ -192,7 +192,7 @@ class Retriever:
         tokens: list[str] = []
         for e in candidates[:FOLLOW_FROM]:
             if points_onwards(e):
-                tokens += [t for t in e.metadata.get("explains") or [] if t not in tokens]
+                tokens += [t for t in onward_pointers(e) if t not in tokens]
         binding = {**(filters or {}), "authority": "binding"}
         return self.referenced(query, query_vector, tokens, binding, candidates, FOLLOW_LIMIT)
 
@@ -232,6 +232,15 @@ def points_onwards(e: Evidence) -> bool:
     return e.authority != "binding" or e.document_type == "policy_wording"
 
 
+def onward_pointers(e: Evidence) -> list[str]:
+    """The reference tokens a candidate points onwards to: what it explains (linked at ingest) and, for a policy
+    clause, the clauses holding its conditions ("after the waiting period in Clause 4.5")."""
+    explains = list(e.metadata.get("explains") or [])
+    if e.document_type != "policy_wording":
+        return explains
+    return [*explains, *(t for t in pointed_conditions(e.text, e.doc_id) if t not in explains)]
+
+
 def beside_pointers(candidates: list[Evidence], followed: list[Evidence]) -> list[Evidence]:
     """Each provision the candidates name, right after the first candidate that names it (its best chunk; the
     other chunks after all candidates), so a recital among the best brings its article among the best.
@@ -250,7 +259,7 @@ def beside_pointers(candidates: list[Evidence], followed: list[Evidence]) -> lis
                 (i, token)
                 for i, e in enumerate(candidates[:FOLLOW_FROM])
                 if points_onwards(e) and not e.metadata.get("explains_similarity")
-                for token in e.metadata.get("explains") or []
+                for token in onward_pointers(e)
                 if token in refs and token not in placed
             ),
             None,

@@ -1226,3 +1226,35 @@ def test_a_yes_no_policy_question_also_weighs_clauses_outside_the_sections_the_i
     assert out.status == "answered" and out.citations[0].citation == f"{INDIVIDUAL} cl. 2.22", out.answer
     assert "is separate" in out.answer.split("[Source")[0]
     assert "then the rest" in out.trace[0]
+
+
+def test_each_rider_s_clause_named_for_its_condition_is_followed_when_no_rider_is_named(make_services):
+    """Asked of "CareShield" with no rider named, the critical-illness clause of both riders leads, graded alike; the
+    waiting period each names ("after the waiting period in Clause 4.5") is brought for both, not only for the
+    first, so the answer states the 90 days of the rider it quotes first."""
+    out = run_graph(
+        "Does CareShield pay the critical illness lump sum for a stroke diagnosed a month after joining?",
+        make_services(),
+        **{**OFFLINE, "collection": None},
+    )
+    assert out.status == "answered", out.status_detail
+    cited = [c.citation for c in out.citations]
+    assert cited[0] in (f"{INDIVIDUAL} cl. 3.9", f"{GROUP} cl. 3.9")
+    assert f"{cited[0].rsplit(' cl.', 1)[0]} cl. 4.5" in cited and "within 90 days" in out.answer
+
+
+def test_a_cooling_off_period_is_the_free_look_period(make_services):
+    out = run_graph("Is there a cooling-off period on the individual CareShield rider?", make_services(), **OFFLINE)
+    assert out.status == "answered" and out.citations[0].citation == f"{INDIVIDUAL} cl. 8.2", out.answer
+    assert "30 days" in out.answer.split("[Source")[0]
+
+
+def test_a_question_framed_as_is_there_a_way_is_not_refused_for_a_benefit_called_way(make_services):
+    """ "is there a way to keep it going?" names no benefit: the group rider's migration clause answers."""
+    out = run_graph(
+        "I'm leaving my job next month. What happens to my group CareShield cover, and is there a way to keep it?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "answered", out.answer
+    assert any(c.citation in (f"{GROUP} cl. 8.3", f"{GROUP} cl. 8.4") for c in out.citations)
