@@ -96,7 +96,9 @@ _CUES: dict[str, re.Pattern[str]] = {
     "deadline": re.compile(
         rf"{_PERIOD}|without (undue )?delay|\bimmediately\b|\b(no|not) later than\b"
         r"|\bno longer than (is )?necessary\b"  # how long data may be kept: storage limitation
-        r"|\b(annually|yearly|monthly|weekly|daily|every (year|month|week|day))\b"  # "how often?"
+        # "how often?": "annually", "at least once a year", "twice a month"
+        r"|\b(annually|yearly|monthly|weekly|daily|every (year|month|week|day)"
+        r"|(once|twice|\w+ times) (a|an|per|each|every) (year|month|week|day|quarter))\b"
         rf"|\b\d{{1,2}} ({_MONTHS}) \d{{4}}\b",
         re.I,
     ),
@@ -423,6 +425,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         ),
         default=0,
     )
+    described = set(words(question)) | {w for term in expansion_terms(question) for w in words(term)}
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -450,6 +453,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += RECIPIENT_BONUS if recipient and recipient <= set(words(statement.text)) else 0.0
+        # a provision's case, not a wording's preconditions ("If a claim is admitted under Clause 3.1, ... will pay")
+        if block.document_type != "policy_wording" and _for_another_case(statement.text, described):
+            score -= ANOTHER_CASE_PENALTY
         if (
             analysis.answer_type == "deadline"
             and block.document_type == "policy_wording"
@@ -461,6 +467,30 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
         out.append(Option(index, statement, support.score, score, cue))
     return out
+
+
+# "Where a personal data breach is likely to result in a high risk ..., the controller must ...": a rule for a case
+# the question does not describe (asked when to tell patients whose data came from hospitals, not about a breach)
+_RULE_CASE_RE = re.compile(r"^\W*(?:where|if|in (?:the )?cases? (?:of|where))\s+(?P<case>[^,;:]{8,200}?),", re.I)
+# words of nearly every case the law sets: they tell no case from another
+_EVERY_CASE_WORDS = frozenset(
+    words("personal data processing processed controller controllers processor natural person persons subject health")
+)
+CASE_STEM = 5  # a case word and a question word sharing their first five letters are one ("hospitalised", "hospital")
+ANOTHER_CASE_PENALTY = 0.1
+
+
+def _article(block: Evidence) -> str:
+    """A provision's article without its paragraph and point: "GDPR Art. 14" for "GDPR Art. 14(3)(a)"."""
+    return block.citation.split("(")[0].strip()
+
+
+def _for_another_case(text: str, described: set[str]) -> bool:
+    """The statement is a rule for a case none of whose words the question (or the law's terms for its plain
+    phrases) uses."""
+    found = _RULE_CASE_RE.match(text)
+    case = {w[:CASE_STEM] for w in words(found["case"]) if w not in _EVERY_CASE_WORDS} if found else set()
+    return bool(case) and not case & {w[:CASE_STEM] for w in described}
 
 
 # who a report or a notice must reach: "How fast must a breach reach senior management?", "report it to the board"
@@ -655,7 +685,9 @@ def lead_option(
 
         def graded_as_well(block: Evidence, margin: float = 0.0) -> bool:
             margin = max(margin, BINDING_MARGIN if _outranks(block, top) else 0.0)
-            return block is top or (block.confidence or 0.0) >= floor - margin
+            # another paragraph of the same provision is not another passage (14(3)'s "one month" after 14(1))
+            same_provision = block.authority == top.authority == "binding" and _article(block) == _article(top)
+            return block is top or same_provision or (block.confidence or 0.0) >= floor - margin
 
         ranked = (
             [o for o in ranked if o.cue and graded_as_well(blocks[o.block])]

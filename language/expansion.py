@@ -34,6 +34,20 @@ EXPANSIONS: list[tuple[str, str]] = [
         "information on action taken on a request within one month",
     ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),
+    # an EU country is a Member State in the law's words ("moving from Ireland to a hospital in France")
+    (
+        r"\b(austria|belgium|bulgaria|croatia|cyprus|czechia|czech republic|denmark|estonia|finland|france|germany"
+        r"|greece|hungary|ireland|italy|latvia|lithuania|luxembourg|malta|netherlands|poland|portugal|romania"
+        r"|slovakia|slovenia|spain|sweden)\b(?<!northern ireland)",
+        "Member State",
+    ),
+    # an organisation's plan for when an attack or outage hits: its continuity plan
+    (
+        r"\bplans? (for|to) (cop(e|ing) with|respond(ing)? to|deal(ing)? with|handl(e|ing)|recover(ing)? from|surviv"
+        r"(e|ing)) (a |an )?(cyber[- ]?attacks?|ransomware|incidents?|outages?|disasters?|attacks?|hacks?)\b"
+        r"|\b(incident response|disaster recovery|business continuity) plans?\b",
+        "continuity plan respond to threats to data security",
+    ),
     (r"\bndg\b", "National Data Guardian data security standards"),
     (r"\bico\b", "supervisory authority Information Commissioner"),
     (r"\bfhir\b", "HL7 FHIR resource profile"),
@@ -120,7 +134,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(from|by) (another|a different|an?other|the previous|their (old|previous)|a referring) "
         r"(trust|hospital|provider|organisation|agency|practice|gp|clinic|controller|company)\b"
-        r"|\b(took|taken|take|taking) over (\w+ ){0,3}(records|files|data|patients)\b|\bnot from the patients?\b",
+        r"|\b(took|taken|take|taking) over (\w+ ){0,3}(records|files|data|patients)\b|\bnot from the patients?\b"
+        r"|\b(from|via|through) (a )?third part(y|ies)\b|\bfrom (someone|somebody|somewhere) else\b"
+        r"|\b(never|didn'?t|did not) (gave|give|provided?|supplied?|handed|hand) (it|them|this|that|those|these|their"
+        r" \w+) (to us|to me|themselves)\b",
         "personal data have not been obtained from the data subject",
     ),
     # the regulator's sign-off before processing starts
@@ -264,7 +281,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "data portability transmit to another controller or healthcare provider",
     ),
     (  # "sent straight to her new clinic" rather than downloaded by her
-        r"\b(sent|send|sending|transferred|transfer|transmitted|moved|passed) (straight|directly) (over |across )?to\b",
+        r"\b(sent|send|sending|transferred|transfer|transmitted|moved|passed) (straight|directly) ((over |across )?to"
+        r"|over|across)\b",
         "transmitted directly from one controller to another technically feasible",
     ),
     (
@@ -358,7 +376,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "wellness applications",
     ),
     (
-        r"\bformat (they|we|i|it|the \w+) can (use|read|open)\b|\bmachine[- ]readable\b",
+        r"\bform(at)? (that |which )?(they|we|i|it|the \w+( \w+)?) can (use|read|open|load|import)\b"
+        r"|\bmachine[- ]readable\b",
         "structured, commonly used and machine-readable format data portability",
     ),
     (
@@ -557,6 +576,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(treated|treatment|care|nursing) at home\b|\bhome (treatment|care|nursing)\b", "domiciliary hospitalisation"),
     (r"\bsum insured\b|\bsi\b", "sum insured"),
     (r"\bfree[- ]look\b", "free look period"),
+    # handing a policy back soon after buying it, for a refund: the free look (cooling-off) period
+    (
+        r"\bcooling[- ]off\b|\bchang\w* (my|our|his|her|their) minds?\b.{0,40}\b(buy|bought|buying|purchas\w*|polic"
+        r"(y|ies)|rider|refund)|\b(hand|give|send|return)\w* (it|the (policy|rider)|my (policy|rider)) back\b",
+        "free look period",
+    ),
     (r"\bgrace\b", "grace period"),
     (
         r"\b(pay|paid|paying) (\w+ ){0,3}late\b|\blate (payment|premium)\b|\bmiss(ed)? (a |the )?payment\b"

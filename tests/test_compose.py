@@ -10,6 +10,7 @@ from generation.offline import OfflineAnswerer
 from generation.opener import yes_no_opener
 from generation.prompts import REFUSAL
 from language.coherence import fragments
+from tests.conftest import run_graph
 
 ART_33_1 = (
     "1. In the case of a personal data breach, the controller must notify it to the supervisory authority "
@@ -1310,3 +1311,27 @@ def test_a_provision_named_by_its_subject_is_quoted_before_a_neighbour_that_shar
         None,
     )
     assert answer.startswith("A range of steps should be taken"), answer
+
+
+def test_how_often_is_answered_by_a_frequency_in_words(make_services):
+    """ "tested at least once a year" states how often as "annually" does: the continuity-plan standard leads, not
+    another standard reviewed "at least annually"."""
+    out = run_graph(
+        "Under the NDG standards, how often does our plan for dealing with a ransomware attack have to be tested?",
+        make_services(),
+    )
+    assert out.citations[0].citation == "NDG Data Security Standard 7", out.answer
+    assert "at least once a year" in out.answer.split("[Source")[0]
+
+
+def test_a_rule_for_a_case_the_question_does_not_describe_does_not_lead(make_services):
+    """Data received from hospitals, not from the patients: Art. 14(3) says when to tell them. Neither Art. 34(1)'s
+    rule "Where a personal data breach is likely to result in a high risk ..." nor a commentary's deadline for
+    answering a request leads; 14(3)'s period, another paragraph of the article graded best, does."""
+    out = run_graph(
+        "Hospitals send us patient details; the patients never gave them to us. When must we tell them we have "
+        "their data?",
+        make_services(),
+    )
+    assert out.status == "answered" and out.citations[0].citation.startswith("GDPR Art. 14(3)"), out.answer
+    assert "one month" in out.answer.split("[Source")[0]

@@ -364,11 +364,23 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("The member was hurt trying to break into a shop. Do we pay?", "criminal intent", "personal data breach"),
         ("Is data from our step-counting app covered by the EHDS?", "wellness applications", "breach"),
         ("Do we have to tell patients about the leak?", "communication to the data subject", "rectification"),
+        ("Can I have my readings sent straight across to the new clinic?", "transmitted directly", "breach"),
+        ("Can I get it in a form the new surgery can load?", "machine-readable", "breach"),
+        ("We got their details from a third party.", "not been obtained from the data subject", "breach"),
+        ("The patients never gave them to us.", "not been obtained from the data subject", "breach"),
+        ("If I change my mind after buying the rider, do I get a refund?", "free look period", "grace period"),
+        ("Who tests our plan for coping with a cyber attack?", "continuity plan", "free look"),
+        ("My records are in Ireland and I now live in Spain.", "Member State", "third country"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
     terms = " ".join(expansion_terms(question))
     assert legal in terms and not_legal not in terms
+
+
+def test_northern_ireland_is_no_member_state():
+    assert "Member State" not in expansion_terms("We are a GP practice in Northern Ireland. Does the GDPR apply?")
+    assert "Member State" in expansion_terms("We are a GP practice in Ireland. Does the GDPR apply?")
 
 
 # --- chunk context ---------------------------------------------------------------------------------------------
