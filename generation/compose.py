@@ -27,7 +27,14 @@ from generation.opener import ASKS_COST_RE, EXCEPTED, FREE_OF_CHARGE_RE, puts_th
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from generation.series import compose_series
-from language.analysis import QuestionAnalysis, about_ehds, analyse, question_sentence, variants_named
+from language.analysis import (
+    QuestionAnalysis,
+    about_ehds,
+    analyse,
+    question_parts,
+    question_sentence,
+    variants_named,
+)
 from language.coherence import needs_antecedent, reads_as_label, refers_to_what_precedes
 from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
@@ -1421,6 +1428,41 @@ def _join_points(points: tuple[str, ...]) -> str:
     return " ".join(points)
 
 
+def _wanted(question: str, analysis: QuestionAnalysis) -> tuple[bool, re.Pattern[str] | None, bool]:
+    """What a lead must state: a fact rather than a definition; the pattern of the period or amount asked; a
+    cue (a period, an amount, who may or must) when one of the evidence states it."""
+    fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
+    cue_needed = bool(fact_kind) or (
+        analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question))
+    )
+    return analysis.answer_type in NOT_DEFINITIONS, fact_kind, cue_needed
+
+
+def _part_leads(
+    question: str, chosen: list[Option], candidates: list[Option], blocks: list[Evidence], embed: Embed | None
+) -> list[Option]:
+    """Asked two things at once ("Is there a faster route, and how quickly must the access body decide?"), the
+    statement that answers each part, when the answer does not quote it yet: the lead answers the question as a
+    whole, and quoted alone it left the other part unanswered."""
+    out: list[Option] = []
+    for part in question_parts(question):
+        analysis = analyse(part)
+        fact_wanted, fact_kind, cue_needed = _wanted(part, analysis)
+        scored = options(part, analysis, blocks, embed)
+        subject = policy_subject(part, analysis, blocks)
+        found = lead_option(scored, blocks, asked_about(part, analysis), subject, fact_wanted, fact_kind, cue_needed)
+        if found is None or found.score < MIN_LEAD_SCORE:
+            continue
+        said = {w for o in [*chosen, *out] for w in _asked_words_said(part, o.statement.whole)}
+        if len(_asked_words_said(part, found.statement.whole) - said) < NEW_POINT_MIN_WORDS:
+            continue  # the answer already says what this part asks (or the part's best says little of it)
+        place = (found.block, found.statement.position)
+        same = next((o for o in candidates if (o.block, o.statement.position) == place), None)
+        if same is not None and not any(same.statement.text in o.statement.whole for o in [*chosen, *out]):
+            out.append(same)
+    return out
+
+
 def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     """The answer text with [Source N] after each statement, or the refusal sentence."""
     analysis = analyse(question)
@@ -1435,11 +1477,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
     if analysis.answer_type == "comparison" and (defined := _definitions_of(compared_terms(question), candidates)):
         return " ".join(f"{render(o.statement, blocks[o.block])[:-1]} [Source {o.block + 1}]." for o in defined)
-    fact_wanted = analysis.answer_type in NOT_DEFINITIONS
-    fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
-    cue_needed = bool(fact_kind) or (
-        analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question))
-    )
+    fact_wanted, fact_kind, cue_needed = _wanted(question, analysis)
     # a question naming a provision the evidence holds is answered from that provision
     leads = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
     first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
@@ -1487,12 +1525,15 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     context = _context_before(lead, candidates) if refers_back else []
     left_out = (antecedent, listed, *context, introduced if named_subject else None)
     rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
+    quoted = [x for x in (antecedent, lead, listed, *context, *rest) if x is not None]
+    parts = [] if steps else _part_leads(question, quoted, candidates, blocks, embed)
     referred = _referred(lead, blocks)
     chosen = steps or [
         *([antecedent] if antecedent else []),
         lead,
         *([listed] if listed else []),
         *context,
+        *parts,
         *rest,
     ]
     chosen, paired = _with_counterparts(chosen, lead, candidates, blocks, question, analysis.answer_type)
@@ -1504,7 +1545,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if option is lead and named_subject:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
         allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0
-        kept = option is listed or option is lead or any(option is o for o in [*context, *paired])
+        kept = option is listed or option is lead or any(option is o for o in [*context, *paired, *parts])
         over = number and not kept and len(text.split()) > budget + allowance
         if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
             continue  # what follows the lead is cut, never the lead after a long antecedent
@@ -1520,8 +1561,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
-        if option is not listed and not any(option is p for p in paired):  # lists apart (see MAX_WORDS), and the
-            budget -= len(text.split())  # other side of a comparison; the provision's name below takes no budget
+        if option is not listed and not any(option is p for p in [*paired, *parts]):  # lists apart (MAX_WORDS), the
+            budget -= len(text.split())  # other side of a comparison, another part's answer; the name below takes none
         if paired and (side := blocks[option.block].citation) and blocks[option.block].metadata.get("clause_id"):
             text = f"{side}: {text}"  # each side of a comparison says which wording it is
         elif number == 0 and (name := _opening_name(analysis, blocks[lead.block])):

@@ -271,6 +271,30 @@ def question_sentence(question: str) -> str:
     return asked[-1].strip(" -:") if asked else question.strip()
 
 
+# A second question asked in the same sentence: "Is there a faster route, and how quickly must the access body
+# decide?", "... in a form the new one can load, or even have it sent straight across?"
+_SECOND_QUESTION_RE = re.compile(
+    r",?\s+(?:and|or|but)\s+(?:also\s+|even\s+|then\s+)?(?=(?:how|what|when|where|who|which|why|is|are|can|could"
+    r"|do|does|did|must|should|will|would|may|has|have)\b)",
+    re.I,
+)
+PART_MIN_WORDS = 3
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions asked in one, each after the scene the question sets ("We're a public health institute ...
+    How quickly must the access body decide?"); [] when it asks one thing."""
+    asked = [s.strip(" -:") for s in _QUESTION_SENTENCE_RE.findall(question)]
+    if not asked:
+        return []
+    scene = question[: question.find(asked[0])].strip()
+    parts = [p.strip(" ,?") for sentence in asked for p in _SECOND_QUESTION_RE.split(sentence)]
+    parts = [p for p in parts if len(p.split()) >= PART_MIN_WORDS]
+    if len(parts) < 2:
+        return []
+    return [f"{scene} {p[0].upper()}{p[1:]}?".strip() for p in parts]
+
+
 _CONTRACTED_RE = re.compile(r"\b(what|who|where|when|how)'?s\b", re.I)
 
 

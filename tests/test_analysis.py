@@ -305,3 +305,19 @@ def test_a_name_given_with_more_words_inside_it_is_still_that_name():
     assert names_in_order("Clinical Establishments Act", text)
     assert not names_in_order("Mental Health Act", "the mental capacity act 2005")
     assert not names_in_order("Clinical Establishments Act", "clinical staff in establishments that act")
+
+
+def test_two_questions_asked_in_one_are_split_each_after_the_scene():
+    from language.analysis import question_parts
+
+    scene = "We're a public health institute asking for EHDS data."
+    assert question_parts(f"{scene} Is there a faster route, and how quickly must the access body decide?") == [
+        f"{scene} Is there a faster route?",
+        f"{scene} How quickly must the access body decide?",
+    ]
+    assert question_parts("Can I return the rider for a refund? Does the group version differ?") == [
+        "Can I return the rider for a refund?",
+        "Does the group version differ?",
+    ]
+    assert question_parts("Can I see and correct my records?") == []  # one question about two acts
+    assert question_parts("How long do I have to report a breach?") == []

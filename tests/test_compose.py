@@ -1335,3 +1335,12 @@ def test_a_rule_for_a_case_the_question_does_not_describe_does_not_lead(make_ser
     )
     assert out.status == "answered" and out.citations[0].citation.startswith("GDPR Art. 14(3)"), out.answer
     assert "one month" in out.answer.split("[Source")[0]
+
+
+def test_each_part_of_a_two_part_question_is_answered(make_services):
+    """ "How long ..., and do we need to tell the patients too?": the 72 hours of Art. 33(1) lead, and Art. 34(1)'s
+    duty to tell the people affected follows, which the lead alone left unanswered."""
+    out = run_graph("How long do we have to report a breach, and do we need to tell the patients too?", make_services())
+    cited = [c.citation for c in out.citations]
+    assert cited[0].startswith("GDPR Art. 33(1)") and "72 hours" in out.answer.split("[Source")[0], out.answer
+    assert any(c.startswith("GDPR Art. 34(1)") for c in cited) and "communicate the" in out.answer
