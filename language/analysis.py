@@ -102,7 +102,9 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|allergies|allergy|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
         r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments|reasons|grounds|bases"
         r"|exceptions|exemptions|measures|requirements|duties|responsibilities|criteria|tablets|pills|risks|factors"
-        r"|considerations)\b|\blist\b"
+        # ... named as a kind of record, not as what the question asks for ("which Encounter class code ...?": one code)
+        r"|considerations)\b(?! (class|code|codes|system|status|type|field|element|profile|resource|id|number|date)\b)"
+        r"|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
         r"|^[\w' -]{0,60}\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
         r"|principles|tasks|illnesses|diseases|benefits)\?$"  # a terse "EHDS priority categories"

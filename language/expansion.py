@@ -34,6 +34,18 @@ EXPANSIONS: list[tuple[str, str]] = [
         "information on action taken on a request within one month",
     ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),
+    # a use of information that goes on after it starts: the Caldicott "continuing use", to be reviewed
+    (
+        r"\bonce (it'?s|it is|they'?re|they are|we'?re|we are) (up and )?(running|going|live|in place|set up)\b"
+        r"|\b(ongoing|regular|routine) (sharing|transfers?|uses?|data flows?)\b",
+        "continuing use reviewed regularly",
+    ),
+    # a consultation by video or phone: a virtual encounter
+    (
+        r"\b(video|online|remote|phone|telephone) (consultations?|appointments?|visits?|calls?|clinics?)\b"
+        r"|\btele(health|medicine|consultations?)\b",
+        "virtual",
+    ),
     # an EU country is a Member State in the law's words ("moving from Ireland to a hospital in France")
     (
         r"\b(austria|belgium|bulgaria|croatia|cyprus|czechia|czech republic|denmark|estonia|finland|france|germany"

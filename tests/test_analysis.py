@@ -307,6 +307,11 @@ def test_a_name_given_with_more_words_inside_it_is_still_that_name():
     assert not names_in_order("Clinical Establishments Act", "clinical staff in establishments that act")
 
 
+def test_a_kind_of_record_naming_a_code_or_field_asks_for_one_value_not_a_list():
+    assert analyse("Which Encounter class code should a video consultation get in UK Core?").answer_type != "list"
+    assert analyse("Which medications is pat-0001 on?").answer_type == "list"
+
+
 def test_two_questions_asked_in_one_are_split_each_after_the_scene():
     from language.analysis import question_parts
 

@@ -1344,3 +1344,11 @@ def test_each_part_of_a_two_part_question_is_answered(make_services):
     cited = [c.citation for c in out.citations]
     assert cited[0].startswith("GDPR Art. 33(1)") and "72 hours" in out.answer.split("[Source")[0], out.answer
     assert any(c.startswith("GDPR Art. 34(1)") for c in cited) and "communicate the" in out.answer
+
+
+def test_a_code_asked_for_is_quoted_from_the_codes_not_the_profile_s_other_bindings(make_services):
+    """A video consultation is a virtual encounter: the Encounter class codes are quoted (VR), not the profile's
+    list of other terminology bindings that a list question used to pick."""
+    out = run_graph("Which Encounter class code should a telephone consultation get in FHIR UK Core?", make_services())
+    assert out.citations[0].citation == "FHIR UK Core UKCore-Encounter", out.answer
+    assert "VR (virtual)" in out.answer.split("[Source")[0]

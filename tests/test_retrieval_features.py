@@ -371,6 +371,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("If I change my mind after buying the rider, do I get a refund?", "free look period", "grace period"),
         ("Who tests our plan for coping with a cyber attack?", "continuity plan", "free look"),
         ("My records are in Ireland and I now live in Spain.", "Member State", "third country"),
+        ("Once it's up and running, how often should we check the sharing?", "continuing use", "breach"),
+        ("Which code does a video consultation get?", "virtual", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
