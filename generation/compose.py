@@ -1450,11 +1450,16 @@ def _part_leads(
         fact_wanted, fact_kind, cue_needed = _wanted(part, analysis)
         scored = options(part, analysis, blocks, embed)
         subject = policy_subject(part, analysis, blocks)
-        found = lead_option(scored, blocks, asked_about(part, analysis), subject, fact_wanted, fact_kind, cue_needed)
+        # asked how long or how much, the lead's own provision stating it answers first ("Under that accelerated
+        # procedure, ... within two months" after the accelerated procedure, not another procedure's three months)
+        own = [o for o in scored if fact_kind and o.cue and o.block == chosen[0].block] if chosen else []
+        found = max(own, key=lambda o: o.score, default=None) or lead_option(
+            scored, blocks, asked_about(part, analysis), subject, fact_wanted, fact_kind, cue_needed
+        )
         if found is None or found.score < MIN_LEAD_SCORE:
             continue
         said = {w for o in [*chosen, *out] for w in _asked_words_said(part, o.statement.whole)}
-        if len(_asked_words_said(part, found.statement.whole) - said) < NEW_POINT_MIN_WORDS:
+        if not own and len(_asked_words_said(part, found.statement.whole) - said) < NEW_POINT_MIN_WORDS:
             continue  # the answer already says what this part asks (or the part's best says little of it)
         place = (found.block, found.statement.position)
         same = next((o for o in candidates if (o.block, o.statement.position) == place), None)
@@ -1525,7 +1530,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     context = _context_before(lead, candidates) if refers_back else []
     left_out = (antecedent, listed, *context, introduced if named_subject else None)
     rest = [o for o in following(lead, candidates, blocks, subject, question) if all(o is not x for x in left_out)]
-    quoted = [x for x in (antecedent, lead, listed, *context, *rest) if x is not None]
+    quoted = [x for x in (lead, antecedent, listed, *context, *rest) if x is not None]  # the lead first
     parts = [] if steps else _part_leads(question, quoted, candidates, blocks, embed)
     referred = _referred(lead, blocks)
     chosen = steps or [

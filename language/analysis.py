@@ -280,7 +280,7 @@ _SECOND_QUESTION_RE = re.compile(
     r"|do|does|did|must|should|will|would|may|has|have)\b)",
     re.I,
 )
-PART_MIN_WORDS = 3
+PART_MIN_WORDS = 2  # "how fast?" asks something; "and?" does not
 
 
 def question_parts(question: str) -> list[str]:

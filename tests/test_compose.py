@@ -1352,3 +1352,16 @@ def test_a_code_asked_for_is_quoted_from_the_codes_not_the_profile_s_other_bindi
     out = run_graph("Which Encounter class code should a telephone consultation get in FHIR UK Core?", make_services())
     assert out.citations[0].citation == "FHIR UK Core UKCore-Encounter", out.answer
     assert "VR (virtual)" in out.answer.split("[Source")[0]
+
+
+def test_a_part_asking_how_long_is_answered_from_the_lead_s_own_provision(make_services):
+    """ "Is there a quicker route, and how long does the decision take?": the accelerated procedure leads, and the
+    period of that procedure (two months, the next sentence of EHDS Art. 68(6)) follows, not only the three months
+    of the ordinary one."""
+    out = run_graph(
+        "Our ministry's public health unit wants EHDS data to track an outbreak. Is there a quicker route, and how "
+        "long does the decision take?",
+        make_services(),
+    )
+    assert out.citations[0].citation.startswith("EHDS Art. 68(6)"), out.answer
+    assert "within two months" in out.answer and "accelerated" in out.answer.split("[Source")[0]
