@@ -1257,7 +1257,9 @@ def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -
         for o in candidates
         if o.block == lead.block and o.statement.lead_in == lead.statement.lead_in and o.statement.marker
     ]
-    cases = [o for o in siblings if _CASE_RE.match(o.statement.text)]
+    # ... and still states the kind of fact asked when the lead does (by when: "at the latest within one month",
+    # not "(c) where a disclosure to another recipient is envisaged" for data received "from another trust")
+    cases = [o for o in siblings if _CASE_RE.match(o.statement.text) and (o.cue or not lead.cue)]
     if len(siblings) < 2 or not cases:
         return lead
     asked = content_terms(question)

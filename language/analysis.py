@@ -76,13 +76,13 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (  # "When do we have to carry out a DPIA?": in which circumstances a duty arises, not by when it is done
         "condition",
-        r"\bwhen (do|does|did|must|should|is|are|will|would)\b"
+        r"(?<!by )(?<!until )\bwhen (do|does|did|must|should|is|are|will|would)\b"  # "by when" asks a deadline
         r"(?!.{0,80}\b(report|notify|tell|know|inform|respond|reply|decide|pay|paid|settle|settled|expire|claim|start"
         r"|begin|apply|applies|end|deadline|hours?|days?|weeks?|months?|years?|send|submit|file|lodge|return)\b)"
         r".{0,80}\b(have to|has to|need to|needs to|required|obliged|obligated|mandatory|compulsory|must)\b"
         r"|\b(in|under) (what|which) (circumstances|cases|situations|conditions)\b"
         # "When must we appoint a DPO?": in which cases the duty arises (not "When must we report?": by when)
-        r"|\bwhen (must|should|shall) (we|i|you|they|a|an|the|our|my)\b"
+        r"|(?<!by )(?<!until )\bwhen (must|should|shall) (we|i|you|they|a|an|the|our|my)\b"
         r"(?![^?]{0,60}\b(report|notify|tell|inform|respond|reply|decide|pay|settle|claim|submit|send|start|begin|apply"
         r"|end|expire)\b)",
     ),

@@ -272,6 +272,7 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
     assert analyse("When must we appoint a DPO?").answer_type == "condition"
     assert analyse("When should we do a DPIA?").answer_type == "condition"
     assert analyse("When must we report a breach?").answer_type == "deadline"
+    assert analyse("By when must we give the patient our privacy information?").answer_type == "deadline"
     assert analyse("What should be in a data processing contract?").answer_type == "list"
 
 

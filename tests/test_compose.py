@@ -1365,3 +1365,16 @@ def test_a_part_asking_how_long_is_answered_from_the_lead_s_own_provision(make_s
     )
     assert out.citations[0].citation.startswith("EHDS Art. 68(6)"), out.answer
     assert "within two months" in out.answer and "accelerated" in out.answer.split("[Source")[0]
+
+
+def test_a_point_for_another_case_does_not_replace_a_lead_stating_the_period_asked(make_services):
+    """Data received "from another hospital": 14(3)(a)'s "at the latest within one month" answers by when; point
+    (c) ("where a disclosure to another recipient is envisaged") shares only "another" with the question and states
+    no period."""
+    out = run_graph(
+        "Another hospital sent us a patient's details, not the patient. By when must we give the patient our "
+        "privacy information?",
+        make_services(),
+    )
+    lead = out.answer.split("[Source")[0]
+    assert out.citations[0].citation.startswith("GDPR Art. 14(3)") and "one month" in lead, out.answer
