@@ -16,7 +16,7 @@ QUESTION_WORDS = frozenset(
     words(
         "what when where which who whom whose why how does do did can could may might must shall should would will "
         "is are was were be have has had need needs explain tell say says said allow allows mean means apply applies "
-        "please under according regarding article articles art paragraph point section gdpr ehds regulation rule rules "
+        "please under according regarding article articles art paragraph point section gdpr ehds rule rules "
         "us we our i my me you your they them their there any about give make list able allowed actually really just "
         "happen happens happened "  # "What happens if ...?" frames the question
         "obliged obligated supposed "  # "What are they obliged to do?" asks for a duty, as "must" does
@@ -37,12 +37,15 @@ POLICY_FRAME_RE = re.compile(
 )
 _NAME_RE = re.compile(r"\b[A-Z][A-Za-z0-9&-]*[A-Z0-9][A-Za-z0-9&-]*\b|(?<=[a-z,;] )[A-Z][a-z]{2,}\b")
 _NUMBER_RE = re.compile(r"\b\d+(?:[.,]\d+)?\b")
+# "the regulation" names the instrument asked about, not what it is asked about; by the word, not its stem, which
+# "regulator" shares
+_REGULATION_RE = re.compile(r"\bregulations?\b", re.I)
 _REFERENCE_SPAN_RE = re.compile(r"\b(?:art(?:icle)?s?\.?)\s*\d+(?:\s?\([^)]*\))*|\b\d+(?:\([^)]*\))+", re.I)
 
 
 def content_terms(question: str) -> set[str]:
     """The question's content words, stemmed, without question words and reference numbers."""
-    text = _REFERENCE_SPAN_RE.sub(" ", question)
+    text = _REGULATION_RE.sub(" ", _REFERENCE_SPAN_RE.sub(" ", question))
     if not instrument_named(question):
         text = POLICY_FRAME_RE.sub(" ", text)
     return {w for w in words(text) if w not in QUESTION_WORDS and not w.isdigit()}

@@ -47,10 +47,24 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
+# Contractions: "doesn't" is "does not" (the "not" carries polarity); "we're", "they've", "I'll" leave nothing
+# ("re", "ve", "ll" were content words of every question typed with them)
+_IRREGULAR_NOT = {"can't": "can not", "cannot": "can not", "won't": "will not", "shan't": "shall not"}
+_IRREGULAR_NOT_RE = re.compile(r"\b(?:can't|cannot|won't|shan't)\b")
+_NOT_RE = re.compile(r"n't\b")
+_CONTRACTED_RE = re.compile(r"'(?:re|ve|ll)\b")
+
+
+def _uncontracted(text: str) -> str:
+    text = text.lower().replace("\u2019", "'")
+    text = _IRREGULAR_NOT_RE.sub(lambda m: _IRREGULAR_NOT[m.group(0)], text)
+    return _CONTRACTED_RE.sub("", _NOT_RE.sub(" not", text))
+
+
 @lru_cache(maxsize=8192)  # the same evidence texts are read by grading, strips and the composer in one run
 def _words(text: str) -> tuple[str, ...]:
     out: list[str] = []
-    for token in _WORD_RE.findall(text.lower()):
+    for token in _WORD_RE.findall(_uncontracted(text)):
         out += _token_words(token)
     return tuple(out)
 

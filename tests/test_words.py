@@ -30,3 +30,19 @@ def test_the_c_build_gives_the_pure_python_stems_on_the_corpus_vocabulary():
     assert len(words) > 3000
     fast, reference = snowballstemmer.stemmer("english"), EnglishStemmer()
     assert [fast.stemWord(w) for w in words] == [reference.stemWord(w) for w in words]
+
+
+def test_contractions_leave_their_not_and_nothing_else():
+    from language.words import words
+
+    assert words("We're sure they've said it doesn't, and I'll check: you can't, won't, cannot") == words(
+        "We sure they said it does not, and I check: you can not, will not, can not"
+    )
+    assert "re" not in words("we're") and "not" in words("isn’t")  # a curly apostrophe too
+
+
+def test_the_regulator_is_asked_about_while_the_regulation_names_the_instrument():
+    from language.question import content_terms
+
+    assert "regul" in content_terms("Can the data protection regulator fine a public hospital?")
+    assert "regul" not in content_terms("What does the regulation say about fines?")
