@@ -23,7 +23,17 @@ from language.words import words
 
 # What users call each kind of record entry, by the record's section name.
 KINDS = {
-    "Conditions": ("condition", "conditions", "diagnosis", "diagnoses", "illness", "illnesses", "problems", "disease"),
+    "Conditions": (
+        "condition",
+        "conditions",
+        "diagnosis",
+        "diagnoses",
+        "illness",
+        "illnesses",
+        "problem",  # "the problem list"
+        "problems",
+        "disease",
+    ),
     "Medications": ("medication", "medications", "medicine", "medicines", "drug", "drugs", "tablets", "prescribed"),
     "Allergies and intolerances": (
         "allergy",

@@ -575,6 +575,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bafter (i'?m |i am |i was |being |getting |he was |she was )?(discharged|leaving hospital)\b"
         r"|\bafter (the |my |his |her |their |your )?discharge\b"
         r"|\bafter (i |he |she |we )?(left|came out of) hospital\b"
+        r"|\b(before|after) (a |my |the |his |her |their )?(hospital stay|stay in hospital|admission)\b"
         r"|\bfollow-?up (treatment|care|visits?|appointments?|physio\w*|consultations?)\b",
         "pre-hospitalisation post-hospitalisation",
     ),
@@ -584,7 +585,38 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|papers|paperwork|invoices)\b",
         "submit claim documents",
     ),
-    (r"\b(drunk|intoxicated|under the influence)\b", "alcoholism substance abuse"),
+    (
+        r"\b(drunk|intoxicated|under the influence|addict\w*|rehab\w*|detox\w*)\b",
+        "alcoholism substance abuse addictive condition",
+    ),
+    (r"\bgall ?stones?\b|\bgall ?bladder\b|\bkidney stones?\b", "stones in the gall bladder bile duct kidney"),
+    # who may join: the entry age ("I'm 67 - am I too old to take out CareShield?")
+    (
+        r"\b(too old|too young|how old|age limits?|(maximum|minimum|upper|lower) age|age bar)\b"
+        r"|\b(i'?m|i am|aged?) \d{1,2}\b.{0,40}\b(join|buy|take out|get|eligible|qualify|sign up|apply)",
+        "entry age",
+    ),
+    # a group policy's roles in an employer's words: the Master Policyholder and its Members
+    (
+        r"\b(employer|hr)\b(?=.{0,80}\b(group|policy|rider|cover|insurance|claims?|premium)\b)"
+        r"|\b(group|policy|rider|insurance|claims?|premium)\b.{0,80}\b(employer|hr)\b",
+        "Master Policyholder",
+    ),
+    (
+        r"\b(employees?|staff|workers?)\b(?=.{0,80}\b(group|policy|rider|cover|insurance|claims?|premium)\b)"
+        r"|\b(group|policy|rider|insurance|claims?|premium)\b.{0,80}\b(employees?|staff|workers?)\b",
+        "Member",
+    ),
+    (
+        r"\b(leav(e|es|ing)|left|quit(s|ting)?|resign\w*) (the |our |my |his |her |their )?(company|job|employer"
+        r"|employment|firm|work|group)\b",
+        "Member leaves the group migrate",
+    ),
+    # what a hospital stay itself costs: the in-patient hospitalisation expenses
+    (
+        r"\bhospital (bills?|costs?|expenses)\b|\bwhen (i'?m|i am|i'?ve been|i get|he is|she is) admitted\b",
+        "in-patient hospitalisation expenses",
+    ),
     (r"\b(treated|treatment|care|nursing) at home\b|\bhome (treatment|care|nursing)\b", "domiciliary hospitalisation"),
     (r"\bsum insured\b|\bsi\b", "sum insured"),
     (r"\bfree[- ]look\b", "free look period"),

@@ -351,6 +351,11 @@ def test_records_of_several_patients_none_of_them_named_are_never_listed_patient
     assert "pat-" not in record.answer and "recorded for" not in record.answer, record.answer
 
 
+def test_the_problem_list_is_the_record_s_conditions(make_services):
+    record = run_graph("What is on the problem list for pat-0001?", make_services(), allow_web=False)
+    assert record.status == "answered" and record.citations[0].citation.endswith("- Conditions"), record.answer
+
+
 def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
     record = run_graph("What allergies does Mrs Okafor have, and what is she taking?", make_services(), allow_web=False)
     assert record.answer == (

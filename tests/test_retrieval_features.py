@@ -373,6 +373,14 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("My records are in Ireland and I now live in Spain.", "Member State", "third country"),
         ("Once it's up and running, how often should we check the sharing?", "continuing use", "breach"),
         ("Which code does a video consultation get?", "virtual", "breach"),
+        ("Is drug rehab covered?", "addictive condition", "breach"),
+        ("Kidney stones - is there a wait before the rider pays?", "stones in the gall bladder", "breach"),
+        ("My father is 70. Is he too old to join the rider?", "entry age", "breach"),
+        ("As the employer on the group policy, can we see the claims?", "Master Policyholder", "breach"),
+        ("Does the group policy pay our staff directly?", "Member", "Master Policyholder"),
+        ("What happens to my cover if I quit my job?", "Member leaves the group", "breach"),
+        ("Are hospital bills paid in full?", "in-patient hospitalisation", "breach"),
+        ("Are scans before a hospital stay covered?", "pre-hospitalisation", "breach"),
     ],
 )
 def test_plain_words_are_bridged_to_the_law_s_terms_and_not_to_a_neighbour_s(question, legal, not_legal):
