@@ -597,9 +597,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         "entry age",
     ),
     # a group policy's roles in an employer's words: the Master Policyholder and its Members
+    # ... the employer as the one acting, not "my employer's group rider" (the scene of a member's question)
     (
-        r"\b(employer|hr)\b(?=.{0,80}\b(group|policy|rider|cover|insurance|claims?|premium)\b)"
-        r"|\b(group|policy|rider|insurance|claims?|premium)\b.{0,80}\b(employer|hr)\b",
+        r"\b(we'?re|we are|as|i'?m|i am) (the |an? )?(employer|hr)\b"
+        r"|\b(the|our|my) (employer|company|hr)( department)? (pays?|gets?|receives?|cancels?|can|wants?|renews?"
+        r"|ends?|stops?)\b",
         "Master Policyholder",
     ),
     (
