@@ -257,7 +257,7 @@ _TREATMENT_RE = re.compile(
     re.I,
 )
 ADVICE_ACT_REACH = 12  # characters after "is it OK for me to" where the act it asks about is said
-_TAKING_RE = re.compile(r"\b(take|taking|come off|dose|dosage)\b", re.I)
+_TAKING_RE = re.compile(r"\b(take|taking|come off|dose|dosage|eat|eating|drink|drinking)\b", re.I)  # or to eat
 _RIGHTS_OBJECT_RE = re.compile(
     r"\b(records?|data|information|notes|access(ing|ed)?|consent|cop(y|ies)|share|sharing|shared|privacy|portal|app"
     r"|summary|prescriptions? (data|records?)|ehr|ehds|gdpr|opt[- ]?out|rights?|delete|erase|correct)\b",

@@ -74,6 +74,7 @@ def test_the_asking_sentence_decides_not_the_preamble():
         "I found a lump last week. Is it okay to wait a few weeks?",
         "Which vaccines should my child have?",
         "I'm Connor O'Brien and my back hurts - is it OK for me to take ibuprofen with my kidney disease?",
+        "I'm allergic to peanuts. Is it safe for me to eat almonds?",  # eating, as taking, is the act asked about
     ],
 )
 def test_personal_medical_advice_is_recognised(question):
