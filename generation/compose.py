@@ -614,7 +614,10 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
         return Subject()
     if _OWN_CLAIM_DEADLINE_RE.search(question):  # when the claim must be made: no benefit is what it is about
         return Subject()
-    own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - ANSWER_TYPE_WORDS)
+    # the policy's own name is not what it is about ("I bought CareShield 10 days ago and broke my wrist": the
+    # wrist, not a pre-existing-disease clause naming "the first CareShield Rider")
+    names = {w for b in blocks for w in words(f"{b.document} {b.metadata.get('document_citation') or ''}")}
+    own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - ANSWER_TYPE_WORDS - names)
     if not own:
         return Subject()
     bridged = []
@@ -1078,6 +1081,12 @@ def _announces_nothing(statement: Statement, every: list[Statement]) -> bool:
     )
 
 
+def _as_said(option: Option, blocks: list[Evidence]) -> str:
+    """What a statement says, a point with the sentence announcing its list ("... 24 months ...: (f) Stones ...")."""
+    said = option.statement.whole
+    return f"{_announcing(blocks[option.block])} {said}" if option.statement.marker else said
+
+
 def _announcing(block: Evidence) -> str:
     """The sentence of the block that announces its list, as a lead-in for one of the points, when the points
     do not follow a lead-in of their own ('' when none does)."""
@@ -1367,9 +1376,17 @@ def _with_counterparts(
             and other.metadata.get("variant") in wanted - {variant}
             and not any(o is x for x in [*chosen, *out])
         ]
-        placed = [o for o in same_clause if o.statement.position == option.statement.position] or same_clause
-        counterpart = max(placed, key=lambda o: o.score, default=None)
-        if counterpart and not (differing and counterpart.statement.text == option.statement.text):
+        if (
+            option.statement.marker
+        ):  # a point of a list: the other wording's point on the same thing, whatever its letter
+            said = set(words(option.statement.text))
+            counterpart = max(
+                same_clause, key=lambda o: (len(said & set(words(o.statement.text))), o.score), default=None
+            )
+        else:
+            placed = [o for o in same_clause if o.statement.position == option.statement.position] or same_clause
+            counterpart = max(placed, key=lambda o: o.score, default=None)
+        if counterpart and not (differing and _as_said(counterpart, blocks) == _as_said(option, blocks)):
             out.append(counterpart)
             added.append(counterpart)
     return out, added
@@ -1548,7 +1565,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     answered, overdrawn = _asked_words_said(question, lead.statement.whole), False
     for number, option in enumerate(chosen):
-        text = render(option.statement, blocks[option.block], lead=number == 0)
+        text = render(option.statement, blocks[option.block], lead=number == 0 or any(option is p for p in paired))
         if option is lead and named_subject:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
         allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0

@@ -1258,3 +1258,25 @@ def test_a_question_framed_as_is_there_a_way_is_not_refused_for_a_benefit_called
     )
     assert out.status == "answered", out.answer
     assert any(c.citation in (f"{GROUP} cl. 8.3", f"{GROUP} cl. 8.4") for c in out.citations)
+
+
+def test_the_policy_s_own_name_is_not_what_a_question_is_about(make_services):
+    """ "I bought the individual CareShield rider ... broke my arm": the pre-existing-disease clause naming "the first
+    CareShield Rider" does not lead for the name it shares; the 30-day clause, with its accident exception, does."""
+    out = run_graph(
+        "I bought the individual CareShield rider a week ago and broke my arm in a car crash. Will they pay, or is "
+        "there a 30 day wait first?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{INDIVIDUAL} cl. 4.3", out.answer
+    assert "except claims arising due to an Accident" in out.answer.split("[Source")[0]
+
+
+def test_the_other_rider_s_point_is_the_one_on_the_same_disease_with_its_own_period(make_services):
+    """No rider named: the group rider's hernia point (12 months) is followed by the individual rider's hernia
+    point with its 24 months, whatever their letters, not by whatever point sits at the same place."""
+    out = run_graph("Is there a wait before CareShield pays for hernia surgery?", make_services(), **OFFLINE)
+    sentences = out.answer.split("[Source")
+    assert len(sentences) >= 3 and all("Hernia" in s for s in sentences[:2]), out.answer
+    assert "12 months" in out.answer and "24 months" in out.answer
