@@ -128,6 +128,9 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"^\W*(where|if|whenever|in (the )?cases? (of|where))\b"
         r"(?! (necessary|appropriate|applicable|possible|relevant)\b)"
         r"|^\W*when\b(?! \w+ing\b)|\b(must|shall)\b[^.;]{0,160}\bwhere\s*:|\brequired in particular\b"
+        # "... the right to obtain ... erasure ... where one of the following grounds applies:"
+        r"|\b(where|if|when) (one|any) of the following\b"
+        r"|\bin (any of )?the following (cases|circumstances|situations)\b"
         r"|\b(only|unless) (if|where|when)\b",
         re.I,
     ),
@@ -962,6 +965,8 @@ _ALL_POINTS_RE = re.compile(r"\b(at least|includes?|contains?|comprises?|consist
 _LAST_BUT_ONE_RE = re.compile(r"\b(and|or)\W*$", re.I)
 WHOLE_LIST_MAX_WORDS = 80  # longer lists keep the point that answers
 LIST_MAX_WORDS = 160  # ... unless no point answers: then the lead-in answers, with its points
+CASES_MAX_WORDS = 250  # the cases asked for, whole (the six grounds for erasure of GDPR Art. 17(1) run to 187 words)
+_ANY_OF_RE = re.compile(r"\b(one|any) of the following\b", re.I)
 
 
 def _lead_in_of(lead: Option, candidates: list[Option]) -> Option | None:
@@ -986,6 +991,10 @@ def _whole_list(lead: Option, candidates: list[Option], analysis: QuestionAnalys
     # points that must all hold ("which has: (a) at least 10 beds ...; and (d) daily records") answer whether a
     # thing qualifies only together: one of them alone reads as if it were enough
     conditions = "and" in joins and not contents and analysis.answer_type in ("yes_no", "condition")
+    # asked in which cases, cases of which any one is enough ("where one of the following grounds applies: (a) ...
+    # (f) ...") are the answer, every one of them: one alone would be a silent subset
+    if analysis.answer_type == "condition" and _ANY_OF_RE.search(point.lead_in):
+        return whole if len(whole.statement.whole.split()) <= CASES_MAX_WORDS else lead
     if len(whole.statement.whole.split()) > (LIST_MAX_WORDS if conditions else WHOLE_LIST_MAX_WORDS):
         return lead
     return whole if "or" not in joins and ("and" in joins or contents) else lead

@@ -1378,3 +1378,12 @@ def test_a_point_for_another_case_does_not_replace_a_lead_stating_the_period_ask
     )
     lead = out.answer.split("[Source")[0]
     assert out.citations[0].citation.startswith("GDPR Art. 14(3)") and "one month" in lead, out.answer
+
+
+def test_asked_in_which_cases_every_case_of_a_one_of_the_following_list_is_quoted(make_services):
+    """ "where one of the following grounds applies:" announces the cases asked for: quoting (a) alone would be a
+    silent subset of the six grounds for erasure."""
+    out = run_graph("In what circumstances can a patient make a hospital erase their data?", make_services())
+    assert out.citations[0].citation.startswith("GDPR Art. 17(1)"), out.answer
+    lead = out.answer.split("[Source")[0]
+    assert all(f"({letter})" in lead for letter in "abcdef") and "withdraws the consent" in lead
