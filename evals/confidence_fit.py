@@ -29,7 +29,7 @@ from language.analysis import analyse
 from retrieval.services import Services
 
 RESULTS = REPO_ROOT / "evals" / "results" / "confidence_fit.json"
-L2 = 1.0  # on standardised signals: six weights, fewer than two hundred answers
+L2 = 1.0  # on standardised signals: five weights, fewer than two hundred answers
 FOLDS, SHUFFLES, SEED = 10, 5, 2026
 # High trust is shown only for an answer at least this likely to be right, on the development answers: an answer
 # more likely right than the average answer
@@ -40,7 +40,6 @@ TRUST_RULE = "the development answers' share of correct answers"
 class Labelled:
     """One answered development question: its signals and whether the answer stated the gold facts."""
 
-    case_id: str
     signals: dict[str, float]
     correct: bool
 
@@ -51,20 +50,20 @@ def labelled_answers(services: Services) -> list[Labelled]:
     directory = patient_directory()
     out: list[Labelled] = []
 
-    def keep(case_id: str, question: str, record: Any, correct: bool) -> None:
+    def keep(question: str, record: Any, correct: bool) -> None:
         signals = answer_signals(record.answer, record.evidence, analyse(question).answer_type)
         if record.status == "answered" and signals is not None:
-            out.append(Labelled(case_id, signals, correct))
+            out.append(Labelled(signals, correct))
 
     for case in plain_questions():
         if case.split == "dev" and case.answerable:
             record = run(case.answer_case())
-            keep(case.id, case.question, record, bool(score_case(case, record, directory).correct))
+            keep(case.question, record, bool(score_case(case, record, directory).correct))
     for answer_case in our_answers():
         if answer_case.answerable and answer_case.key_facts:
             record = run(answer_case)
             correct = _facts_in(answer_case.key_facts, record.answer) == len(answer_case.key_facts)
-            keep(answer_case.id, answer_case.question, record, correct)
+            keep(answer_case.question, record, correct)
     return out
 
 

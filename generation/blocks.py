@@ -203,12 +203,21 @@ def with_explained_provision(kept: list[Evidence], pool: list[Evidence]) -> list
     return [*(e for i, e in enumerate(kept) if i != last), provision]
 
 
+def onward_pointers(e: Evidence) -> list[str]:
+    """The reference tokens a candidate points onwards to: what it explains (linked at ingest) and, for a policy
+    clause, the clauses holding its conditions ("after the waiting period in Clause 4.5")."""
+    explains = list(e.metadata.get("explains") or [])
+    if e.document_type != "policy_wording":
+        return explains
+    return [*explains, *(t for t in pointed_conditions(e.text, e.doc_id) if t not in explains)]
+
+
 def pointed_clauses(lead: Evidence, candidates: list[Evidence]) -> list[Evidence]:
     """The clauses of its wording a policy clause points to for its list ("listed in Clause 3.9.1") or its
     condition ("after the waiting period in Clause 4.5"), among the candidates: its answer is incomplete without."""
     if lead.document_type != "policy_wording":
         return []
-    pointers = set(lead.metadata.get("explains") or []) | set(pointed_conditions(lead.text, lead.doc_id))
+    pointers = set(onward_pointers(lead))
     return [e for e in candidates if e is not lead and e.doc_id == lead.doc_id and pointers & set(e.refs)]
 
 

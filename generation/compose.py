@@ -435,7 +435,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         ),
         default=0,
     )
-    described = set(words(question)) | {w for term in expansion_terms(question) for w in words(term)}
+    described = {w[:CASE_STEM] for w in [*words(question), *words(" ".join(expansion_terms(question)))]}
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -497,10 +497,10 @@ def _article(block: Evidence) -> str:
 
 def _for_another_case(text: str, described: set[str]) -> bool:
     """The statement is a rule for a case none of whose words the question (or the law's terms for its plain
-    phrases) uses."""
+    phrases) uses; `described`: those words, cut to CASE_STEM letters."""
     found = _RULE_CASE_RE.match(text)
     case = {w[:CASE_STEM] for w in words(found["case"]) if w not in _EVERY_CASE_WORDS} if found else set()
-    return bool(case) and not case & {w[:CASE_STEM] for w in described}
+    return bool(case) and not case & described
 
 
 # who a report or a notice must reach: "How fast must a breach reach senior management?", "report it to the board"
@@ -617,9 +617,10 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
         return Subject()
     if _OWN_CLAIM_DEADLINE_RE.search(question):  # when the claim must be made: no benefit is what it is about
         return Subject()
-    # the policy's own name is not what it is about ("I bought CareShield 10 days ago and broke my wrist": the
-    # wrist, not a pre-existing-disease clause naming "the first CareShield Rider")
-    names = {w for b in blocks for w in words(f"{b.document} {b.metadata.get('document_citation') or ''}")}
+    # the product's and insurer's names are not what it is about ("I bought CareShield 10 days ago and broke my
+    # wrist": the wrist, not a pre-existing-disease clause naming "the first CareShield Rider"); the title's other
+    # words ("Hospital Care & Critical Illness") may well be
+    names = {w for b in blocks for key in ("product", "provider") for w in words(str(b.metadata.get(key) or ""))}
     own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - ANSWER_TYPE_WORDS - names)
     if not own:
         return Subject()
@@ -1385,9 +1386,8 @@ def _with_counterparts(
             and other.metadata.get("variant") in wanted - {variant}
             and not any(o is x for x in [*chosen, *out])
         ]
-        if (
-            option.statement.marker
-        ):  # a point of a list: the other wording's point on the same thing, whatever its letter
+        # a point of a list: the other wording's point on the same thing, whatever its letter
+        if option.statement.marker:
             said = set(words(option.statement.text))
             counterpart = max(
                 same_clause, key=lambda o: (len(said & set(words(o.statement.text))), o.score), default=None
@@ -1471,7 +1471,7 @@ def _part_leads(
 ) -> list[Option]:
     """Asked two things at once ("Is there a faster route, and how quickly must the access body decide?"), the
     statement that answers each part, when the answer does not quote it yet: the lead answers the question as a
-    whole, and quoted alone it left the other part unanswered."""
+    whole, and quoted alone it left the other part unanswered. `chosen`: what the answer quotes, its lead first."""
     out: list[Option] = []
     for part in question_parts(question):
         analysis = analyse(part)
@@ -1480,7 +1480,7 @@ def _part_leads(
         subject = policy_subject(part, analysis, blocks)
         # asked how long or how much, the lead's own provision stating it answers first ("Under that accelerated
         # procedure, ... within two months" after the accelerated procedure, not another procedure's three months)
-        own = [o for o in scored if fact_kind and o.cue and o.block == chosen[0].block] if chosen else []
+        own = [o for o in scored if fact_kind and o.cue and o.block == chosen[0].block]
         found = max(own, key=lambda o: o.score, default=None) or lead_option(
             scored, blocks, asked_about(part, analysis), subject, fact_wanted, fact_kind, cue_needed
         )

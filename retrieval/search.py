@@ -27,9 +27,10 @@ from db.store import (
     StoredChunk,
     StoredSentences,
 )
+from generation.blocks import onward_pointers
 from language.expansion import expansion_terms
 from language.question import compared_terms
-from language.references import citation_tokens, pointed_conditions, question_tokens
+from language.references import citation_tokens, question_tokens
 from language.series import MAX_MEMBERS, asked_series, member_citations, right_granted, rights_asked
 from language.words import words
 from retrieval.embedder import Embedder
@@ -230,15 +231,6 @@ def points_onwards(e: Evidence) -> bool:
     """An explanation (recital, guidance, commentary) points at the provision it explains; a policy clause at
     the clause of its wording that holds what it refers to ("a Critical Illness listed in Clause 3.9.1")."""
     return e.authority != "binding" or e.document_type == "policy_wording"
-
-
-def onward_pointers(e: Evidence) -> list[str]:
-    """The reference tokens a candidate points onwards to: what it explains (linked at ingest) and, for a policy
-    clause, the clauses holding its conditions ("after the waiting period in Clause 4.5")."""
-    explains = list(e.metadata.get("explains") or [])
-    if e.document_type != "policy_wording":
-        return explains
-    return [*explains, *(t for t in pointed_conditions(e.text, e.doc_id) if t not in explains)]
 
 
 def beside_pointers(candidates: list[Evidence], followed: list[Evidence]) -> list[Evidence]:

@@ -63,10 +63,10 @@ def test_the_shipped_model_is_read_from_its_file_and_trusts_a_passage_that_stand
 def _rows(count: int, seed: int) -> list[Labelled]:
     rng = random.Random(seed)
     rows = []
-    for i in range(count):
+    for _ in range(count):
         signals = {name: rng.random() for name in SIGNALS}
         correct = signals["standout"] - signals["blocks"] + rng.gauss(0, 0.2) > 0
-        rows.append(Labelled(f"q{i}", signals, correct))
+        rows.append(Labelled(signals, correct))
     return rows
 
 

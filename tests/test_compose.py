@@ -1387,3 +1387,22 @@ def test_asked_in_which_cases_every_case_of_a_one_of_the_following_list_is_quote
     assert out.citations[0].citation.startswith("GDPR Art. 17(1)"), out.answer
     lead = out.answer.split("[Source")[0]
     assert all(f"({letter})" in lead for letter in "abcdef") and "withdraws the consent" in lead
+
+
+def test_a_policy_question_s_subject_keeps_the_words_of_the_title_but_not_the_product_s_name():
+    from generation.compose import policy_subject
+    from language.analysis import analyse
+
+    clause = Evidence(
+        chunk_id="c",
+        doc_id="d",
+        text="Text.",
+        citation="CareShield Rider (Individual) cl. 3.9",
+        document="CareShield Hospital Care & Critical Illness Rider - Individual - Policy Wording",
+        document_type="policy_wording",
+        metadata={"product": "careshield", "provider": "asterisk"},
+    )
+    question = "Does CareShield pay for critical illness?"
+    assert policy_subject(question, analyse(question), [clause]).named_by("critical illness")
+    broke = "I bought CareShield a week ago and broke my wrist. Will they pay?"
+    assert not policy_subject(broke, analyse(broke), [clause]).touched_by("the first CareShield Rider")
