@@ -796,17 +796,33 @@ def _names(option: Option, block: Evidence) -> bool:
 
 
 _CLAUSE_CITED_RE = re.compile(r"\bcl\. (\d+(?:\.\d+)*)$")
+# "under paragraph 1", "referred to in paragraphs 1 and 2" (not "paragraph 1 of Article 9": another article's)
+_PARAGRAPHS_NAMED_RE = re.compile(r"\bparagraphs? \d+(?:(?:,| and| or) \d+)*(?![\d(]| of Article \d)", re.I)
 
 
 def _referred(lead: Option, blocks: list[Evidence]) -> set[int]:
-    """The other blocks whose clause the lead names by number ("after the waiting period in Clause 4.5")."""
+    """The other blocks whose clause the lead names by number ("after the waiting period in Clause 4.5"), or whose
+    paragraph of the lead's own article it names ("the right to data portability under paragraph 1")."""
     found = set()
+    article = _article(blocks[lead.block])
+    paragraphs = {n for m in _PARAGRAPHS_NAMED_RE.finditer(lead.statement.whole) for n in re.findall(r"\d+", m[0])}
     for i, block in enumerate(blocks):
         cited = _CLAUSE_CITED_RE.search(block.citation)
         named = cited and re.search(rf"\bClause {re.escape(cited.group(1))}(?![.\d])", lead.statement.text, re.I)
+        paragraph = re.fullmatch(rf"{re.escape(article)}\((\d+)\)", block.citation)
+        named = named or (paragraph and block.authority == "binding" and paragraph.group(1) in paragraphs)
         if i != lead.block and named:
             found.add(i)
     return found
+
+
+def _names_point(option: Option, lead: Option) -> bool:
+    """A statement names the lead point by its letter ("Point (f) of the first subparagraph does not apply to
+    processing carried out by public authorities" after point (f)): it changes what the point allows."""
+    marker = lead.statement.marker
+    return bool(marker) and not option.statement.marker and bool(
+        re.search(rf"\bpoints? (?:\([a-z]\)(?:,| and| or) )*{re.escape(marker)}", option.statement.text, re.I)
+    )
 
 
 def _asked_words_said(question: str, text: str) -> set[str]:
@@ -865,7 +881,9 @@ def following(
         near = not same_block or abs(option.statement.position - lead.statement.position) <= NEAR
         next_one = same_block and option.statement.position == lead.statement.position + 1  # the rule's own caveat
         needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) or next_one else FOLLOW_SUPPORT
-        needed = 0.0 if option.block in referred else needed  # the lead points there: it is part of its answer
+        # the lead points there, or it names the lead point ("Point (f) ... does not apply to"): part of its answer
+        part_of_answer = option.block in referred or (same_block and _names_point(option, lead))
+        needed = 0.0 if part_of_answer else needed
         if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
             continue
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
@@ -897,7 +915,7 @@ def following(
         # ... and so is a statement of the provision saying what the question asks that nothing quoted says yet
         # ("Can patients insist a human looks at it?": 22(3)'s "human intervention" after 22(1))
         length = len(option.statement.whole.split())
-        if length > budget + _allowance(question, option, answered, overdrawn) and option.block not in referred:
+        if length > budget + _allowance(question, option, answered, overdrawn) and not part_of_answer:
             continue
         overdrawn = overdrawn or length > budget
         chosen.append(option)
@@ -1579,6 +1597,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
         allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0
         kept = option is listed or option is lead or any(option is o for o in [*context, *paired, *parts])
+        kept = kept or (option.block == lead.block and _names_point(option, lead))  # the lead point's caveat
         over = number and not kept and len(text.split()) > budget + allowance
         if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
             continue  # what follows the lead is cut, never the lead after a long antecedent

@@ -32,6 +32,8 @@ _RIGHT_TO_RE = re.compile(
     r"\b(shall|has|have|will|is|are)(\s+not|n't)?(\s+(?:have\s+)?(?:the\s+)?right\s+to|\s+entitled\s+to)\s+([a-z]+)",
     re.I,
 )
+# "This Regulation applies to ...": a law's scope in the present tense, with no modal (groups as above, empty)
+_APPLIES_RE = re.compile(r"\b()()()(applies)\s+(?=to\b|only\b|in\b)", re.I)
 _NEGATIVE_RE = re.compile(r"\bnot\b|n't\b|\bcannot\b", re.I)
 _PROHIBITING = frozenset(words("prohibited forbidden banned barred"))  # a permission denied by its verb
 # "Neither natural persons nor their representatives shall be able to ...", "No processor shall ...": a subject that
@@ -255,12 +257,14 @@ def yes_no_opener(question: str, text: str) -> str:
     in_law |= _PAYING if act in _PAYING else set()
     in_law |= _LAW_VERBS.get(act, frozenset())
     listed = bool(_POINT_AFTER_LEAD_IN_RE.search(text))  # the cases it rules on are listed: one must be the asked
+    # the case is the point's own words, not its lead-in's (every point of "applies where ... related to:" shares it)
+    case = _POINT_AFTER_LEAD_IN_RE.split(text)[-1] if listed else text
     text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     to_person = _tells_the_asker(question)
     condition = _LEADING_CONDITION_RE.match(text)
     main_from = condition.end() if condition else 0  # "Where personal data are processed ..., the data subject has"
     acts = []  # (where the question says the act, the statement's modal and act)
-    for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text)]:
+    for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text), *_APPLIES_RE.finditer(text)]:
         verb = _governed_verb(match)
         if (
             verb
@@ -276,7 +280,7 @@ def yes_no_opener(question: str, text: str) -> str:
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))
     # a statement listing the cases it rules on, or on where a law applies, must name the case asked about
-    if not acts or ((listed or act in _APPLYING) and not _says_what_is_asked(question, text, act)):
+    if not acts or ((listed or act in _APPLYING) and not _says_what_is_asked(question, case, act)):
         return ""
     # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which
     # "shall not refuse renewal" answers and "is renewable" does not

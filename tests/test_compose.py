@@ -1406,3 +1406,34 @@ def test_a_policy_question_s_subject_keeps_the_words_of_the_title_but_not_the_pr
     assert policy_subject(question, analyse(question), [clause]).named_by("critical illness")
     broke = "I bought CareShield a week ago and broke my wrist. Will they pay?"
     assert not policy_subject(broke, analyse(broke), [clause]).touched_by("the first CareShield Rider")
+
+
+def test_a_statement_naming_the_lead_point_follows_it_whatever_the_word_budget(make_services):
+    """Asked whether an NHS hospital may rely on legitimate interests, Art. 6(1)(f) alone reads as a yes: the
+    next sentence, "Point (f) ... does not apply to processing carried out by public authorities", is the answer's
+    own caveat and is quoted though the lead is long."""
+    out = run_graph(
+        "Can an NHS hospital use legitimate interests as its legal reason for processing patient data?", make_services()
+    )
+    assert out.citations[0].citation.startswith("GDPR Art. 6(1)"), out.answer
+    assert "public authorities in the performance of their tasks" in out.answer
+
+
+def test_a_paragraph_the_lead_names_is_quoted_with_it(make_services):
+    """ "When exercising ... under paragraph 1" (Art. 20(2), graded first): paragraph 1 of the same article says
+    what the right is and when it applies (machine-readable, automated means); it is part of the answer."""
+    out = run_graph("right to data portability conditions", make_services())
+    assert out.citations[0].citation.startswith("GDPR Art. 20("), out.answer
+    assert any(c.citation == "GDPR Art. 20(1)" for c in out.citations) and "automated means" in out.answer
+
+
+def test_a_law_s_scope_in_the_present_tense_answers_whether_it_applies():
+    """ "This Regulation applies to ..." has no modal verb, yet it says whether the law applies: yes, for the case
+    its point names (monitoring behaviour), not for a point naming another case."""
+    lead_in = (
+        "Where a controller is not established in the Union, this Regulation applies to its processing of personal "
+        "data of data subjects who are in the Union, where the processing activities are related to: "
+    )
+    question = "Does the GDPR apply to a company abroad that tracks the behaviour of EU patients?"
+    assert yes_no_opener(question, lead_in + "(b) the monitoring of their behaviour.").startswith("Yes")
+    assert yes_no_opener(question, lead_in + "(a) the offering of goods to such data subjects.") == ""
