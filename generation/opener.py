@@ -135,7 +135,13 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
 _ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
 _PAYING = frozenset(words("pay reimburse indemnify cover"))
 # "If a patient agreed to something, can they ...?": the asking clause follows the condition
-_CONDITION_FIRST_RE = re.compile(r"^\s*(?:if|when|where|once|after|before)\b[^,?]*,\s*", re.I)
+_CONDITION_FIRST_RE = re.compile(
+    r"^\s*(?:if|when|where|once|after|before)\b[^,?]*,\s*"
+    # "Under the EHDS can I ...?": the law it asks under is not the party
+    r"|^\s*(?:under|according to|in line with)\s+(?:the\s+)?(?:[\w@-]+(?:\s+|,\s*)){1,5}?"
+    r"(?=(?:can|could|may|must|do|does|is|are|should|will|would|shall)\b)",
+    re.I,
+)
 
 
 def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:

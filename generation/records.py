@@ -281,8 +281,10 @@ def compose_records(question: str, analysis: QuestionAnalysis, blocks: list[Evid
     if not any(b.authority == "record" for b in blocks):
         return None
     patients = {b.metadata.get("patient_id") for b in blocks if b.authority == "record"}
-    named = _patients_named(question, blocks) if len(patients) > 1 else patients
-    if analysis.across_patients or not named:
+    in_question = _patients_named(question, blocks)
+    named = in_question if len(patients) > 1 else patients
+    # "Who is Joan Okafor's GP?" names her: it is about one patient, not which patients have something
+    if (analysis.across_patients and not in_question) or not named:
         return patients_with(question, analysis, blocks)
     kept = [i for i, b in enumerate(blocks) if b.authority != "record" or b.metadata.get("patient_id") in named]
     sentences = _from_records(question, analysis, [blocks[i] for i in kept])

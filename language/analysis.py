@@ -62,7 +62,10 @@ _RULES: list[tuple[AnswerType, str]] = [
     ("comparison", r"\b(differ(ence|ent|s)?|compare[ds]?|comparison|versus|vs\.?|same as|unlike)\b"),
     (
         "yes_no",
-        r"^\s*(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)\s+[a-z]+\b"
+        # "Under the EHDS, can I ...?", "So can I ...?": the law asked under, or a word carrying on, before the modal
+        r"^\s*(?:(?:under|according to|in line with) (?:the )?[\w@-]+(?: (?!(?:how|what|when|which|who|why|where)\b)"
+        r"[\w@-]+){0,4}?,?\s+|(?:so|and|but|then)\s+)?"
+        r"(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)\s+[a-z]+\b"
         r"|([,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
         r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|every|each|all|any|patients?"
         r"|[a-z]+s)\b",
@@ -99,7 +102,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     (
         "list",
         r"\b(which|what|any) ((are|were) )?((the|all) )?(\w+[ -]){0,2}(conditions?|medications?|medicines?|drugs?"
-        r"|allergies|allergy|encounters?|exclusions?|documents?|items?|information|categories|types|kinds|rights|purposes|safeguards|obligations"
+        r"|allergies|allergy|encounters?|exclusions?|documents?|paperwork|papers|items?|information|categories|types|kinds"
+        r"|rights|purposes|safeguards|obligations"
         r"|principles|patients|details|benefits|steps|tasks|illnesses|diseases|treatments|reasons|grounds|bases"
         r"|exceptions|exemptions|measures|requirements|duties|responsibilities|criteria|tablets|pills|risks|factors"
         # ... named as a kind of record, not as what the question asks for ("which Encounter class code ...?": one code)
@@ -146,10 +150,12 @@ _TYPE_RULES = [(answer_type, re.compile(pattern, re.I)) for answer_type, pattern
 _QUESTION_SENTENCE_RE = re.compile(r"[^.?!]*\?")
 
 _LIST_OF_RE = re.compile(
-    r"\b(conditions?|medications?|medicines?|drugs?|allergies|allergy|encounters?|exclusions?|documents?"
-    r"|categories|purposes|safeguards|rights|items|information|illnesses|diseases|tasks)\b|\bon\b(?=\?)",
+    r"\b(conditions?|medications?|medicines?|drugs?|allergies|allergy|encounters?|exclusions?|documents?|paperwork"
+    r"|papers|categories|purposes|safeguards|rights|items|information|illnesses|diseases|tasks)\b|\bon\b(?=\?)",
     re.I,
 )
+# what a list is of, in the texts' word: "on" (what is she on?) lists medications, paperwork lists documents
+_LISTED_AS = {"on": "medications", "paperwork": "documents", "papers": "documents"}
 # Words only insurance wordings use decide alone; words other texts use too ("claim", "cover") need a second cue.
 _INSURANCE_RE = re.compile(
     r"\b(insur\w*|policy ?holders?|rider|premium|cashless|sum insured|co-?pay\w*|waiting period|pre[- ]?existing"
@@ -252,7 +258,7 @@ _ADVICE_ACTION_RE = re.compile(
 _TREATMENT_RE = re.compile(
     r"\b(dose|dosage|tablets?|pills?|medicines?|medications?|drugs?|antibiotics?|inhalers?|puffs?|injections?|insulin"
     r"|treatment|symptoms?|pain|ache|aches|hurts?|sore|headache|migraine|fever|rash|cough|infection|lump|swollen|swelling|bleeding|dizzy"
-    r"|stop taking|keep taking|start taking|come off|surgery|operation|alcohol|exercise|diet"
+    r"|stop taking|keep taking|start taking|takes|taking|come off|surgery|operation|extraction|alcohol|exercise|diet"
     r"|vaccines?|vaccinations?|jabs?|immuni[sz]ations?|boosters?)\b",
     re.I,
 )
@@ -469,7 +475,7 @@ def analyse(question: str) -> QuestionAnalysis:
         variant=variant.group(1).lower() if variant else None,
         domain=domain_of(question, bool(patient_ids or nhs_numbers)),
         medical_advice=is_medical_advice(question),
-        list_of=("medications" if list_of.group(0).lower() == "on" else list_of.group(0).lower()) if list_of else None,
+        list_of=_LISTED_AS.get(list_of.group(0).lower(), list_of.group(0).lower()) if list_of else None,
         across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
         about_cover=answer_type in ("yes_no", "amount") and asks_about_cover(question),
         feature=feature_asked(question),

@@ -52,6 +52,12 @@ from language.question import compared_terms
         ("Our processor discovered a breach on their side. What do they have to do?", "obligation"),
         ("What must a controller do before it processes data?", "obligation"),
         ("What does the Data Security and Protection Toolkit do?", "explanation"),
+        # the law asked under, before the modal, still asks yes or no; a question word after it does not
+        ("A doctor wrote something wrong in my record. Under the EHDS can I just edit it myself?", "yes_no"),
+        ("Under the GDPR, can my employer see my health data?", "yes_no"),
+        ("Under the group rider how long is the waiting period?", "deadline"),
+        # paperwork is documents
+        ("What paperwork do I need to send for a reimbursement claim?", "list"),
     ],
 )
 def test_answer_types(question, answer_type):
@@ -75,6 +81,8 @@ def test_the_asking_sentence_decides_not_the_preamble():
         "Which vaccines should my child have?",
         "I'm Connor O'Brien and my back hurts - is it OK for me to take ibuprofen with my kidney disease?",
         "I'm allergic to peanuts. Is it safe for me to eat almonds?",  # eating, as taking, is the act asked about
+        # a clinician asking what to do about a patient's medicine before a procedure
+        "My patient takes apixaban. How many days before her tooth extraction should she stop it?",
     ],
 )
 def test_personal_medical_advice_is_recognised(question):
@@ -328,3 +336,7 @@ def test_two_questions_asked_in_one_are_split_each_after_the_scene():
     ]
     assert question_parts("Can I see and correct my records?") == []  # one question about two acts
     assert question_parts("How long do I have to report a breach?") == []
+
+
+def test_paperwork_is_a_list_of_documents():
+    assert analyse("What paperwork does a claim need under the individual rider?").list_of == "documents"

@@ -1437,3 +1437,26 @@ def test_a_law_s_scope_in_the_present_tense_answers_whether_it_applies():
     question = "Does the GDPR apply to a company abroad that tracks the behaviour of EU patients?"
     assert yes_no_opener(question, lead_in + "(b) the monitoring of their behaviour.").startswith("Yes")
     assert yes_no_opener(question, lead_in + "(a) the offering of goods to such data subjects.") == ""
+
+
+def test_a_patient_named_in_a_who_question_is_answered_from_her_own_demographics(make_services):
+    """ "Who is Joan Okafor's GP practice, and what's her date of birth?" names one patient: her registered practice
+    and date of birth, not the "which patients" search over her encounters."""
+    out = run_graph("Who is Joan Okafor's GP practice, and what's her date of birth?", make_services())
+    assert out.citations[0].citation.endswith("Demographics"), out.answer
+    assert (
+        "Parkview Family Practice" in out.answer
+        and "1987-02-28" in out.answer
+        and "patient in the records" not in out.answer
+    )
+
+
+def test_a_no_from_a_provision_barring_the_act_under_the_law_named_first(make_services):
+    """ "Under the EHDS can I just edit it myself?": the law named before the modal is not the party; EHDS Art. 5
+    says persons shall not be able to directly alter what health professionals inserted."""
+    out = run_graph(
+        "A doctor wrote something wrong in my electronic health record. Under the EHDS can I just edit it myself?",
+        make_services(),
+    )
+    assert out.answer.startswith("No") and out.citations[0].citation.startswith("EHDS Art. 5"), out.answer
+    assert "directly alter" in out.answer
