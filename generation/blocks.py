@@ -38,7 +38,13 @@ def context_blocks(
         if route in ("CORRECT", "AMBIGUOUS")
         else []
     )
-    web = [b for b in web if (b.confidence or 0.0) >= floor] if route in ("AMBIGUOUS", "INCORRECT") else []
+    # the fallback searching the commentary collection finds again a chunk local retrieval already holds: once
+    held = {b.chunk_id for b in local}
+    web = (
+        [b for b in web if (b.confidence or 0.0) >= floor and b.chunk_id not in held]
+        if route in ("AMBIGUOUS", "INCORRECT")
+        else []
+    )
     by_confidence = sorted(web, key=lambda b: -(b.confidence or 0.0))
     blocks = [*local[:cap], *by_confidence[: max(0, cap - len(local))]]
     return sorted(blocks, key=lambda b: -(b.confidence or 0.0))

@@ -820,8 +820,10 @@ def _names_point(option: Option, lead: Option) -> bool:
     """A statement names the lead point by its letter ("Point (f) of the first subparagraph does not apply to
     processing carried out by public authorities" after point (f)): it changes what the point allows."""
     marker = lead.statement.marker
-    return bool(marker) and not option.statement.marker and bool(
-        re.search(rf"\bpoints? (?:\([a-z]\)(?:,| and| or) )*{re.escape(marker)}", option.statement.text, re.I)
+    return (
+        bool(marker)
+        and not option.statement.marker
+        and bool(re.search(rf"\bpoints? (?:\([a-z]\)(?:,| and| or) )*{re.escape(marker)}", option.statement.text, re.I))
     )
 
 

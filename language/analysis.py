@@ -236,11 +236,33 @@ _RUNNING_THE_POLICY_RE = re.compile(
     re.I,
 )
 _VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)
+# how people name a variant without its name: cover through work is a group policy, one bought oneself individual
+_PLAIN_VARIANTS = (
+    (
+        re.compile(
+            r"\b(through|from|at|via) (my |our |the )?(work|job|employer|company|workplace)\b"
+            r"|\bmy (employer|company)'?s? (plan|policy|cover|scheme|insurance)\b"
+            r"|\b(employer|workplace|company)[- ](paid|funded|provided|sponsored)\b",
+            re.I,
+        ),
+        "group",
+    ),
+    (
+        re.compile(
+            r"\bmy own (plan|policy|cover|rider|insurance)\b|\bbought (it )?(myself|for myself|privately)\b"
+            r"|\bprivate(ly)? (bought|purchased)\b",
+            re.I,
+        ),
+        "individual",
+    ),
+)
 
 
 def variants_named(question: str) -> set[str]:
-    """Every policy variant the question names ("between the group and individual riders": both)."""
-    return {m.lower() for m in _VARIANT_RE.findall(question)}
+    """Every policy variant the question names ("between the group and individual riders": both), by its name or
+    in plain words ("my cover through work": the group variant)."""
+    named = {m.lower() for m in _VARIANT_RE.findall(question)}
+    return named or {variant for pattern, variant in _PLAIN_VARIANTS if pattern.search(question)}
 
 
 # Medical advice: a person asking what to take, stop or do for their own body. The treatment object is what
@@ -263,7 +285,10 @@ _TREATMENT_RE = re.compile(
     re.I,
 )
 ADVICE_ACT_REACH = 12  # characters after "is it OK for me to" where the act it asks about is said
-_TAKING_RE = re.compile(r"\b(take|taking|come off|dose|dosage|eat|eating|drink|drinking)\b", re.I)  # or to eat
+# taking something, or changing how much of it one takes ("should I double her apixaban?"), is treatment in itself
+_TAKING_RE = re.compile(
+    r"\b(take|taking|come off|dose|dosage|eat|eating|drink|drinking|double|halve|increase|reduce|skip)\b", re.I
+)
 _RIGHTS_OBJECT_RE = re.compile(
     r"\b(records?|data|information|notes|access(ing|ed)?|consent|cop(y|ies)|share|sharing|shared|privacy|portal|app"
     r"|summary|prescriptions? (data|records?)|ehr|ehds|gdpr|opt[- ]?out|rights?|delete|erase|correct)\b",
@@ -464,6 +489,7 @@ def analyse(question: str) -> QuestionAnalysis:
         path = ref.path[0] + "".join(f"({p})" for p in ref.path[1:])
         provisions.append(path if ref.kind == "ref" else f"{ref.kind} {path}")
     variant = _VARIANT_RE.search(question)
+    plain = {v for pattern, v in _PLAIN_VARIANTS if pattern.search(question)}
     list_of = _LIST_OF_RE.search(question) if answer_type == "list" else None
     return QuestionAnalysis(
         answer_type=answer_type,
@@ -472,11 +498,12 @@ def analyse(question: str) -> QuestionAnalysis:
         provisions=provisions,
         patient_ids=patient_ids,
         nhs_numbers=nhs_numbers,
-        variant=variant.group(1).lower() if variant else None,
+        variant=variant.group(1).lower() if variant else (plain.pop() if len(plain) == 1 else None),
         domain=domain_of(question, bool(patient_ids or nhs_numbers)),
         medical_advice=is_medical_advice(question),
         list_of=_LISTED_AS.get(list_of.group(0).lower(), list_of.group(0).lower()) if list_of else None,
         across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
         about_cover=answer_type in ("yes_no", "amount") and asks_about_cover(question),
-        feature=feature_asked(question),
+        feature=next(filter(None, map(feature_asked, _QUESTION_SENTENCE_RE.findall(question))), None)
+        or feature_asked(question),  # "How much no-claim bonus do I get? Does the sum insured go up?": the bonus
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from core.types import Evidence
 from db.store import VectorStore
-from language.analysis import analyse
+from language.analysis import analyse, variants_named
 from retrieval.grading import grade_all
 from retrieval.intent import classify
 from retrieval.search import RetrievalOptions, Retriever
@@ -30,8 +30,9 @@ def _best(question: str, evidence: list[Evidence]) -> float:
 
 
 def named_variants(question: str, filters: dict[str, Any], store: VectorStore) -> dict[str, Any]:
-    """A product or variant the question names ("the group variant") becomes a filter, if the index has it."""
-    words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    """A product or variant the question names ("the group variant", "my cover through work") becomes a filter, if
+    the index has it."""
+    words = set(re.findall(r"[a-z0-9]+", question.lower())) | variants_named(question)  # "through work": group
     found: dict[str, Any] = {}
     for key in ("variant", "product", "provider"):
         if key in filters:

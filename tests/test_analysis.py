@@ -83,6 +83,7 @@ def test_the_asking_sentence_decides_not_the_preamble():
         "I'm allergic to peanuts. Is it safe for me to eat almonds?",  # eating, as taking, is the act asked about
         # a clinician asking what to do about a patient's medicine before a procedure
         "My patient takes apixaban. How many days before her tooth extraction should she stop it?",
+        "Lucy Roberts has been to A&E twice with her AF. Should I double her apixaban?",  # changing a dose
     ],
 )
 def test_personal_medical_advice_is_recognised(question):

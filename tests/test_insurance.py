@@ -1085,6 +1085,27 @@ def test_a_benefit_no_clause_mentions_is_refused_as_absent_naming_the_clauses_fo
     assert f"{GROUP} cl." in out.status_detail
 
 
+def test_a_benefit_asked_about_in_the_first_of_two_questions_is_refused_as_absent(make_services):
+    """ "How much no-claim bonus do I get ...? Does the sum insured go up?": the bonus, which no clause mentions, is
+    what is asked about, though the last sentence names only the sum insured."""
+    out = run_graph(
+        "How much no-claim bonus do I get on my own CareShield rider if I don't claim this year? Does the sum insured "
+        "go up?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "refused" and "absent from the wording" in out.status_detail, out.answer
+
+
+def test_cover_through_work_is_searched_in_the_group_wording():
+    from language.analysis import analyse, variants_named
+
+    assert variants_named("What happens to my CareShield cover through work when I leave?") == {"group"}
+    assert analyse("Is cataract covered on my employer's plan?").variant == "group"
+    assert analyse("I bought it myself - is cataract covered?").variant == "individual"
+    assert analyse("Can my employer see my health data?").variant is None
+
+
 def test_a_clause_about_something_else_never_becomes_the_answer_on_cover(make_services):
     """A question on cover is answered only by a statement naming the thing asked about (here nothing does)."""
     out = run_graph(

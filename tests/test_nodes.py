@@ -240,6 +240,9 @@ def test_web_results_fill_the_places_local_evidence_leaves_and_never_push_a_grad
     assert [b.confidence for b in blocks] == sorted((b.confidence for b in blocks), reverse=True)
     assert [b.chunk_id for b in context_blocks("INCORRECT", [provision], web[:2], 0.3)] == ["w1", "w0"]
     assert [b.chunk_id for b in context_blocks("CORRECT", [provision], web, 0.5)] == []  # weak blocks never go in
+    # the fallback over the commentary collection finding again a chunk retrieval already holds adds it once
+    again = evidence("c0", "Point 0.", 0.9, citation="Commentary: x")
+    assert [b.chunk_id for b in context_blocks("AMBIGUOUS", commentary, [again], 0.3)].count("c0") == 1
 
 
 def test_asked_about_cover_a_clause_naming_what_is_asked_is_kept_though_graded_below_k(services):
