@@ -484,7 +484,12 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
 _RULE_CASE_RE = re.compile(r"^\W*(?:where|if|in (?:the )?cases? (?:of|where))\s+(?P<case>[^,;:]{8,200}?),", re.I)
 # words of nearly every case the law sets: they tell no case from another
 _EVERY_CASE_WORDS = frozenset(
-    words("personal data processing processed controller controllers processor natural person persons subject health")
+    # ... the parties every rule names, and its references to itself ("If the supervisory authority considers that the
+    # processing referred to in paragraph 1 would infringe this Regulation": a case of infringing, not of a regulator)
+    words(
+        "personal data processing processed controller controllers processor natural person persons subject health"
+        " supervisory authority authorities regulation article paragraph referred"
+    )
 )
 CASE_STEM = 5  # a case word and a question word sharing their first five letters are one ("hospitalised", "hospital")
 ANOTHER_CASE_PENALTY = 0.1
@@ -711,7 +716,9 @@ def lead_option(
     if not ranked:
         return None
     best = ranked[0]
-    if best.cue and _EXTENDS_RE.search(best.statement.text):  # an extension of a period follows the period itself
+    if best.cue and (_EXTENDS_RE.search(best.statement.text) or _period_in_condition(best.statement.text)):
+        # an extension of a period follows the period itself; so does what happens when it is missed ("If the
+        # notification is not made within 72 hours, ...") the rule setting it
         base = [o for o in ranked if o.block == best.block and o.cue and o.statement.position < best.statement.position]
         best = min(base, key=lambda o: o.statement.position, default=best)
     if blocks[best.block].authority != "binding":
@@ -746,6 +753,13 @@ _DUTY_LEAD_IN_RE = re.compile(
     r"|\b(measures|safeguards|steps) (shall |must |may )?include\b",
     re.I,
 )
+
+
+def _period_in_condition(text: str) -> bool:
+    """The statement's period is in its opening condition ("If the notification is not made within 72 hours, it
+    must be accompanied by reasons"): it says what follows from a period set elsewhere, not the period."""
+    condition = _RULE_CASE_RE.match(text)
+    return bool(condition and _PERIOD_RE.search(condition.group(0)) and not _PERIOD_RE.search(text[condition.end() :]))
 
 
 def _states_a_rule(statement: Statement) -> bool:

@@ -317,7 +317,13 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     # money back on cancelling (not "money back if I stay healthy": a no-claim benefit, which a wording may not have)
     (r"\bcancel\w*\b.{0,60}\bmoney back\b|\bmoney back\b.{0,60}\bcancel\w*", "refund of premium"),
-    (r"\b(change (their|his|her|my) mind|take (it|that|consent|agreement) back|withdraw)\b", "withdraw consent"),
+    (
+        r"\b(chang\w* (their|his|her|my|our) minds?|take (it|that|consent|agreement) back|withdraw|pull out"
+        r"|back out|opt back out)\b",
+        "withdraw consent",
+    ),
+    # "I said yes to ...", "we ticked the box": consent given
+    (r"\b(said yes|agreed|ticked (the|a) box|signed up)\b(?= to\b)", "consent given"),
     (r"\b(legal|lawful) (reasons?|bases|basis|grounds?)\b|\bjustification\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
     (

@@ -1460,3 +1460,23 @@ def test_a_no_from_a_provision_barring_the_act_under_the_law_named_first(make_se
     )
     assert out.answer.startswith("No") and out.citations[0].citation.startswith("EHDS Art. 5"), out.answer
     assert "directly alter" in out.answer
+
+
+def test_what_follows_from_missing_a_period_comes_after_the_rule_setting_it(make_services):
+    """ "If the notification ... is not made within 72 hours, it must be accompanied by reasons" states what follows
+    from the period; the rule setting it ("without undue delay and, where feasible, no later than 72 hours") leads."""
+    out = run_graph(
+        "someone nicked a work laptop with patient lists on it this morning. how long have we got to report it to the "
+        "regulator?",
+        make_services(),
+    )
+    assert out.answer.startswith("In the case of a personal data breach"), out.answer
+
+
+def test_pulling_out_after_saying_yes_is_withdrawing_consent(make_services):
+    out = run_graph(
+        "I said yes to a health research app using my data and now I've changed my mind. can I pull out?",
+        make_services(),
+    )
+    assert any(c.citation.startswith("GDPR Art. 7(3)") for c in out.citations[:1]), out.answer
+    assert "withdraw his or her consent at any time" in out.answer
