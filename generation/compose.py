@@ -110,7 +110,7 @@ _CUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "amount": re.compile(
-        r"(EUR|€|Rs\.?|INR|£|\$)\s?\d|\d[\d,. ]*\s?(%|per cent|percent|EUR|euros?)\b|free of charge|reasonable fee"
+        r"(EUR|€|Rs\.?|INR|£|\$)\s?\d|\d[\d,. ]*\s?(%|(per cent|percent|EUR|euros?)\b)|free of charge|reasonable fee"
         # a limit states an amount by its figure or by where the figure is ("up to the limit as shown in the Table
         # of Benefits"); a mention of sub-limits or of the Sum Insured states none
         r"|\bup to (the |a |an )?(\w+ ){0,3}\d|\bup to the (limit|sum insured|amount)\b"

@@ -249,7 +249,8 @@ _PLAIN_VARIANTS = (
     ),
     (
         re.compile(
-            r"\bmy own (plan|policy|cover|rider|insurance)\b|\bbought (it )?(myself|for myself|privately)\b"
+            r"\b(my|her|his|their|our) own (\w+ )?(plan|policy|cover|rider|insurance)\b"
+            r"|\bbought (it )?(myself|for myself|privately)\b"
             r"|\bprivate(ly)? (bought|purchased)\b",
             re.I,
         ),

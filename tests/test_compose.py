@@ -1062,6 +1062,9 @@ def test_a_mention_of_sub_limits_states_no_amount_while_a_figure_or_the_table_it
     assert amount.search("The Sum Insured may be chosen from Rs. 3,00,000 and Rs. 5,00,000.")
     assert amount.search("The liability shall be up to the limit as shown in the Table of Benefits.")
     assert amount.search("Payable up to 25% of Sum Insured.") and amount.search("a maximum of 30 days")
+    # a percentage followed by a space is an amount ("%" ends no word)
+    assert amount.search("the Company will pay 100% of the Critical Illness Sum Insured as a lump sum")
+    assert amount.search("interest at a rate 2% above the bank rate")
     operative = clause(
         "1.2 Operative Clause\nThe Company will pay the benefits in Section 3, subject to the Sum Insured, the "
         "limits and sub-limits in this Rider.",

@@ -1103,6 +1103,7 @@ def test_cover_through_work_is_searched_in_the_group_wording():
     assert variants_named("What happens to my CareShield cover through work when I leave?") == {"group"}
     assert analyse("Is cataract covered on my employer's plan?").variant == "group"
     assert analyse("I bought it myself - is cataract covered?").variant == "individual"
+    assert analyse("She has her own CareShield rider. How much is paid?").variant == "individual"
     assert analyse("Can my employer see my health data?").variant is None
 
 
