@@ -18,8 +18,15 @@ from generation.blocks import (
     with_series,
 )
 from generation.compose import asked_about, states_kind_asked
-from language.analysis import analyse
-from retrieval.grading import ACROSS_PATIENTS_K, apply_grades, grade_all, llm_relevance, route_for
+from language.analysis import analyse, question_parts
+from retrieval.grading import (
+    ACROSS_PATIENTS_K,
+    apply_grades,
+    grade_all,
+    llm_relevance,
+    route_for,
+    with_part_answers,
+)
 from retrieval.services import Services
 from retrieval.trust import provenance, trust_grade
 
@@ -55,6 +62,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
         graded = with_block_stating(graded, pool, lambda text: states_kind_asked(state["question"], analysis, text))
     graded = with_series(graded, pool, state["question"])  # "What are the Caldicott principles?": all of them
     graded = with_definitions(graded, pool, state["question"])  # "the difference between a controller and ..."
+    graded = with_part_answers(graded, pool, question_parts(state["question"]))  # "..., and who must we tell?"
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0
     correct, incorrect = context.thresholds(services.settings)

@@ -9,11 +9,14 @@ from langgraph.runtime import Runtime
 from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
-from language.analysis import analyse
+from core.types import Evidence
+from language.analysis import analyse, question_parts
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.policy_search import is_policy_scope, narrowed_search
 from retrieval.scope import scope_for
 from retrieval.services import Services
+
+MAX_PARTS = 3  # the parts of a question searched on their own
 
 
 @timed("retrieve")
@@ -32,12 +35,26 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     retriever.embedder.embed_ahead(question)  # scored against the sentences later, while the search runs now
     scope = scope_for(question, context.search_filters(), retriever.reader.store(), retriever.patients)
     options = services.retrieval_options(context.retrieval_mode)
-    if is_policy_scope(scope.filters, settings.policy_collections):
-        correct, _ = context.thresholds(settings)  # a run's own threshold, as answer_side reads it
-        candidates, note = narrowed_search(retriever, question, scope.filters, pool, options, correct)
-    else:
-        named = tuple(p.patient_id for p in scope.patients)  # a patient named by name counts as named by id
-        candidates = retriever.retrieve(question, scope.filters, pool, options, named)
-        note = f"mode {context.retrieval_mode}"
+    policy = is_policy_scope(scope.filters, settings.policy_collections)
+    named = tuple(p.patient_id for p in scope.patients)  # a patient named by name counts as named by id
+    correct, _ = context.thresholds(settings)  # a run's own threshold, as answer_side reads it
+
+    def search(text: str, k: int) -> tuple[list[Evidence], str]:
+        if policy:
+            return narrowed_search(retriever, text, scope.filters, k, options, correct)
+        return retriever.retrieve(text, scope.filters, k, options, named), f"mode {context.retrieval_mode}"
+
+    candidates, note = search(question, pool)
+    # asked two things at once, each part is searched too: the provision answering the second part is often
+    # not among what the whole question finds ("how long to report it, and when must the board hear of it?")
+    parts = question_parts(question)[:MAX_PARTS]
+    held = {e.chunk_id for e in candidates}
+    for part in parts:
+        found, _ = search(part, context.k(settings))
+        for e in found:
+            if e.chunk_id not in held:
+                held.add(e.chunk_id)
+                candidates.append(e)
+    note += f"; {len(parts)} parts searched too" if parts else ""
     trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {scope.note + '; ' if scope.note else ''}{note})"
     return {"query": question, "candidates": candidates, "ask_back": scope.ask_back, "trace": [trace]}

@@ -328,6 +328,26 @@ def grade_evidence(question: str, evidence: list[Evidence], authority_order: boo
     return apply_grades(evidence, grade_all(question, evidence), authority_order)
 
 
+def with_part_answers(kept: list[Evidence], pool: list[Evidence], parts: list[str]) -> list[Evidence]:
+    """Asked two things at once, the best block for each part (graded against that part) joins the kept evidence
+    when none of it answers the part as well and it answers its part at least as well as the weakest kept block
+    answers the whole; it carries its grade for the part, the confidence that it helps answer the question."""
+    if not kept or not parts:
+        return kept
+    floor = min(b.confidence or 0.0 for b in kept)
+    out = list(kept)
+    for part in parts:
+        graded = grade_evidence(part, pool)
+        ids = {b.chunk_id for b in out}
+        best = graded[0] if graded else None
+        if best is None or best.chunk_id in ids or (best.confidence or 0.0) < floor:
+            continue
+        if any((g.confidence or 0.0) >= (best.confidence or 0.0) for g in graded if g.chunk_id in ids):
+            continue
+        out.append(best)
+    return out
+
+
 def llm_relevance(question: str, evidence: list[Evidence], settings: Settings) -> list[float] | None:
     """The CRAG paper's evaluator role, played by the configured chat model: 1.0 relevant, 0.0 not.
     None when no chat model is configured (whichever generator writes the answer)."""

@@ -1302,3 +1302,18 @@ def test_the_other_rider_s_point_is_the_one_on_the_same_disease_with_its_own_per
     sentences = out.answer.split("[Source")
     assert len(sentences) >= 3 and all("Hernia" in s for s in sentences[:2]), out.answer
     assert "12 months" in out.answer and "24 months" in out.answer
+
+
+def test_each_part_of_a_two_part_question_is_searched_on_its_own(make_services):
+    """ "What happens to my cover through work when I leave, and can I keep credit for the waiting periods?": the
+    whole question finds waiting-period clauses; the part about leaving finds the group wording's clause on a Member
+    who leaves the group, which the answer quotes."""
+    out = run_graph(
+        "I'm leaving my job next month. what happens to my CareShield cover through work, and can I keep credit for "
+        "the waiting periods I've already done?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert "parts searched too" in out.trace[0], out.trace
+    assert out.citations[0].citation.startswith(f"{GROUP} cl. 8."), out.answer
+    assert "leaves the group" in out.answer and "without loss of credit" in out.answer
