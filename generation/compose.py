@@ -39,7 +39,13 @@ from language.coherence import needs_antecedent, reads_as_label, refers_to_what_
 from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import ANSWER_TYPE_WORDS, compared_terms, content_terms, defined_term
-from language.references import citation_tokens, instruments_named, parse_references, pointed_lists
+from language.references import (
+    articles_listed,
+    citation_tokens,
+    instruments_named,
+    parse_references,
+    pointed_lists,
+)
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
 from language.titles import passage_title, titled
@@ -365,6 +371,15 @@ def _names_provision(analysis: QuestionAnalysis, block: Evidence, statement: Sta
     if statement.marker and named_points:
         return statement.marker.strip("().").lower() in named_points
     return not named_points or not statement.marker
+
+
+def _lists_named_article(analysis: QuestionAnalysis, option: Option, blocks: list[Evidence]) -> bool:
+    """The statement (after its lead-in) lists an article the question names, of the same law ("infringements of
+    ... Articles 8, 11, 25 to 39 ... are subject to fines up to ...", asked about Article 32)."""
+    block = blocks[option.block]
+    named = {p.split("(")[0] for p in analysis.provisions if p[:1].isdigit()}
+    same_law = not analysis.instrument or block.citation.lower().startswith(analysis.instrument)
+    return same_law and bool(named & articles_listed(_cue_text(option.statement, block)))
 
 
 def _quotable(statement: Statement, whole_lists: bool) -> bool:
@@ -1547,6 +1562,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     fact_wanted, fact_kind, cue_needed = _wanted(question, analysis)
     # a question naming a provision the evidence holds is answered from that provision
     leads = [o for o in candidates if _names_provision(analysis, blocks[o.block], o.statement)]
+    if fact_kind and leads and not any(o.cue for o in leads):
+        # "the maximum fine for breaching Article 32": Art. 32 states no amount, the provision listing it does
+        leads = [o for o in candidates if o.cue and _lists_named_article(analysis, o, blocks)] or leads
     first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     if first is None:
         leads = candidates

@@ -124,6 +124,24 @@ def _parse_references(text: str) -> tuple[Reference, ...]:
     return tuple(unique)
 
 
+# "pursuant to Articles 8, 11, 25 to 39 and 42 and 43": a list of articles, with ranges
+_ARTICLE_LIST_RE = re.compile(r"\barticles\s+(\d{1,3}(?:\s*(?:,|\band\b|\bor\b|\bto\b|-|–)\s*\d{1,3}\b)+)", re.I)
+_LIST_RANGE_RE = re.compile(r"(\d{1,3})\s*(?:\bto\b|-|–)\s*(\d{1,3})")
+MAX_RANGE = 60  # "Articles 12 to 22", "Articles 44 to 49"; a longer span is no list of articles
+
+
+def articles_listed(text: str) -> set[str]:
+    """The article numbers a text lists ("Articles 8, 11, 25 to 39 and 42": 8, 11, 25 ... 39, 42)."""
+    found: set[str] = set()
+    for match in _ARTICLE_LIST_RE.finditer(text):
+        listed = match.group(1)
+        for first, last in _LIST_RANGE_RE.findall(listed):
+            if 0 < int(last) - int(first) <= MAX_RANGE:
+                found.update(str(n) for n in range(int(first), int(last) + 1))
+        found.update(re.findall(r"\d{1,3}", _LIST_RANGE_RE.sub(" ", listed)))
+    return found
+
+
 NHS_NUMBER_RE = re.compile(r"(?<!\d)(\d{3})[ -]?(\d{3})[ -]?(\d{4})(?!\d)")
 _RECORD_ID_RE = re.compile(r"\b[A-Za-z]{2,5}-\d{3,}\b")
 _UIN_RE = re.compile(r"\b[A-Z]{5,}\d{2,}[A-Z0-9]*V\d{6}\b")

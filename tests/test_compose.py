@@ -1483,3 +1483,20 @@ def test_pulling_out_after_saying_yes_is_withdrawing_consent(make_services):
     )
     assert any(c.citation.startswith("GDPR Art. 7(3)") for c in out.citations[:1]), out.answer
     assert "withdraw his or her consent at any time" in out.answer
+
+
+def test_a_fine_for_breaching_a_named_article_comes_from_the_provision_listing_it(make_services):
+    """ "What is the maximum fine for breaching Article 32?": Art. 32 states no amount; Art. 83(4) lists "Articles 8,
+    11, 25 to 39" and states 10 000 000 EUR / 2 %, Art. 83(5) lists Article 9 and states 20 000 000 EUR / 4 %."""
+    services = make_services()
+    out = run_graph("What is the maximum fine for breaching Article 32?", services)
+    assert out.citations[0].citation == "GDPR Art. 83(4)" and "10 000 000 EUR" in out.answer, out.answer
+    out = run_graph("What's the fine for breaking GDPR Article 9?", services)
+    assert out.citations[0].citation == "GDPR Art. 83(5)" and "20 000 000 EUR" in out.answer, out.answer
+
+
+def test_a_list_of_articles_with_ranges_names_each_article():
+    from language.references import articles_listed
+
+    listed = articles_listed("the obligations of the controller under Articles 8, 11, 25 to 39 and 42 and 43")
+    assert {"8", "11", "25", "32", "39", "42", "43"} <= listed and "40" not in listed and "24" not in listed
