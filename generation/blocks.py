@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
@@ -194,19 +195,21 @@ NOT_ABOUT_COVER = PROCEDURAL_SECTIONS | {"conditions"}
 
 
 def with_explained_provision(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
-    """The kept evidence with the best-graded binding provision of the pool that the best explanation kept (a
-    commentary, recital or guidance) explains, in place of the last kept block when it is not kept already: the
-    answer can then quote the provision rather than the commentary restating it (the binding provision first)."""
-    explainer = next((e for e in kept if e.authority != "binding"), None)
-    explained = set(explainer.metadata.get("explains") or []) if explainer else set()
+    """The kept evidence with the binding provision of the pool that the kept explanations (commentary, recitals,
+    guidance) explain most often, the best graded among equals, after them when it is not kept already: the answer
+    can then quote the provision rather than the commentary restating it (the binding provision first). A chunk of
+    commentary naming no provision explains nothing; the next one may."""
+    explainers = [e for e in kept if e.authority != "binding" and e.metadata.get("explains")]
+    explained = Counter(t for e in explainers for t in set(e.metadata["explains"]))
     ids = {e.chunk_id for e in kept}
-    provision = next(
-        (e for e in pool if e.authority == "binding" and e.chunk_id not in ids and explained & set(e.refs)), None
-    )
-    if provision is None:
+    provisions = [
+        (max(explained[t] for t in e.refs if t in explained), -rank, e)
+        for rank, e in enumerate(pool)
+        if e.authority == "binding" and e.chunk_id not in ids and explained.keys() & set(e.refs)
+    ]
+    if not provisions:
         return kept
-    last = max((i for i, e in enumerate(kept) if e is not explainer), default=None)
-    return [*(e for i, e in enumerate(kept) if i != last), provision]
+    return [*kept, max(provisions, key=lambda p: p[:2])[2]]
 
 
 def onward_pointers(e: Evidence) -> list[str]:

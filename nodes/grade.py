@@ -63,6 +63,9 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     graded = with_series(graded, pool, state["question"])  # "What are the Caldicott principles?": all of them
     graded = with_definitions(graded, pool, state["question"])  # "the difference between a controller and ..."
     graded = with_part_answers(graded, pool, question_parts(state["question"]))  # "..., and who must we tell?"
+    # the k best, and what joined them: a provision they explain, the best block for a part of the question
+    kept = min(len(graded), k)
+    added = f" and {len(graded) - kept} they explain or a part asks for" if len(graded) > kept else ""
     best = graded[0] if graded else None
     confidence = (best.confidence or 0.0) if best else 0.0
     correct, incorrect = context.thresholds(services.settings)
@@ -74,7 +77,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
         "confidence": confidence,
         "trust_grade": trust_grade(route, best),
         "provenance": provenance(best),
-        "trace": [*trace, f"grade: {route}; kept {len(graded)} of {len(candidates)} (best {explanation})"],
+        "trace": [*trace, f"grade: {route}; kept {kept} of {len(candidates)}{added} (best {explanation})"],
     }
     if "initial_route" not in state:
         update["initial_route"] = route

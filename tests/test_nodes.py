@@ -267,7 +267,7 @@ def test_a_clause_past_the_cap_naming_an_asked_word_none_kept_names_replaces_the
     assert [e.chunk_id for e in naming_every_asked_word([*injury, war], 3, set())] == ["i0", "i1", "i2"]
 
 
-def test_the_provision_the_best_explanation_explains_takes_the_last_place_of_the_kept_evidence():
+def test_the_provision_the_kept_explanations_explain_most_often_joins_the_kept_evidence():
     from generation.blocks import with_explained_provision
 
     def provision(chunk_id: str, text: str, confidence: float, ref: str) -> Evidence:
@@ -280,6 +280,15 @@ def test_the_provision_the_best_explanation_explains_takes_the_last_place_of_the
     weak = provision("w", "Processing shall be lawful.", 0.5, "gdpr_6_1")
     copy = provision("p", "The controller shall provide a copy of the personal data.", 0.4, "gdpr_15_3")
     pool = [commentary, other, weak, copy]
-    assert [e.chunk_id for e in with_explained_provision(pool[:3], pool)] == ["c", "o", "p"]
+    assert [e.chunk_id for e in with_explained_provision(pool[:3], pool)] == ["c", "o", "w", "p"]
     assert [e.chunk_id for e in with_explained_provision([other, weak], pool)] == ["o", "w"]  # nothing explains
     assert [e.chunk_id for e in with_explained_provision([commentary, copy], pool)] == ["c", "p"]  # kept already
+    # a chunk of commentary naming nothing explains nothing; of two provisions explained, the one more explanations
+    # explain joins, though graded lower
+    silent = evidence("s", "Consent is demanding.", 0.8, citation="Commentary: consent", metadata={"explains": []})
+    second = evidence("d", "It is Art. 6(1).", 0.7, citation="Commentary: basis", metadata={"explains": ["gdpr_6_1"]})
+    third = evidence(
+        "t", "Or 6(1) or 15(3).", 0.7, citation="Commentary: b", metadata={"explains": ["gdpr_6_1", "gdpr_15_3"]}
+    )
+    kept = [silent, second, third]
+    assert [e.chunk_id for e in with_explained_provision(kept, [*kept, copy, weak])][-1] == "w"
