@@ -845,14 +845,29 @@ def _referred(lead: Option, blocks: list[Evidence]) -> set[int]:
     return found
 
 
-def _names_point(option: Option, lead: Option) -> bool:
-    """A statement names the lead point by its letter ("Point (f) of the first subparagraph does not apply to
-    processing carried out by public authorities" after point (f)): it changes what the point allows."""
+def _changes_the_lead(option: Option, lead: Option, blocks: list[Evidence]) -> bool:
+    """A statement that changes what the lead allows: in its block, one naming the lead point by its letter ("Point
+    (f) of the first subparagraph does not apply to processing carried out by public authorities" after point (f));
+    in its article, an exception to the lead's paragraph ("Paragraphs 1 and 2 do not apply to the extent that
+    processing is necessary: ..." after 17(1))."""
     marker = lead.statement.marker
-    return (
-        bool(marker)
-        and not option.statement.marker
-        and bool(re.search(rf"\bpoints? (?:\([a-z]\)(?:,| and| or) )*{re.escape(marker)}", option.statement.text, re.I))
+    if option.block == lead.block:
+        return (
+            bool(marker)
+            and not option.statement.marker
+            and bool(
+                re.search(rf"\bpoints? (?:\([a-z]\)(?:,| and| or) )*{re.escape(marker)}", option.statement.text, re.I)
+            )
+        )
+    block, home = blocks[option.block], blocks[lead.block]
+    exception = _EXCEPTION_TO_RE.match(option.statement.text)
+    paragraph = re.fullmatch(r"[^(]+\((\d+)\)", home.citation)
+    return bool(
+        exception
+        and paragraph
+        and block.authority == home.authority == "binding"
+        and _article(block) == _article(home)
+        and paragraph.group(1) in re.findall(r"\d+", exception["named"])
     )
 
 
@@ -913,7 +928,7 @@ def following(
         next_one = same_block and option.statement.position == lead.statement.position + 1  # the rule's own caveat
         needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) or next_one else FOLLOW_SUPPORT
         # the lead points there, or it names the lead point ("Point (f) ... does not apply to"): part of its answer
-        part_of_answer = option.block in referred or (same_block and _names_point(option, lead))
+        part_of_answer = option.block in referred or _changes_the_lead(option, lead, blocks)
         needed = 0.0 if part_of_answer else needed
         if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
             continue
@@ -1631,7 +1646,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             text = _PRONOUN_RE.sub(named_subject, text, count=1)
         allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0
         kept = option is listed or option is lead or any(option is o for o in [*context, *paired, *parts])
-        kept = kept or (option.block == lead.block and _names_point(option, lead))  # the lead point's caveat
+        kept = kept or _changes_the_lead(option, lead, blocks)  # the lead point's caveat, its paragraph's exception
         over = number and not kept and len(text.split()) > budget + allowance
         if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
             continue  # what follows the lead is cut, never the lead after a long antecedent

@@ -275,6 +275,7 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
             g.explanation += "; asks for personal medical advice, which no governing document gives"
         return grades
     _lift_pointed_lists(evidence, grades)
+    _lift_exceptions(evidence, grades)
     if tokens and not any(g.features.get("reference") for g in grades):
         for g in grades:
             if g.confidence > UNKNOWN_REFERENCE_CAP:
@@ -297,6 +298,32 @@ def _lift_pointed_lists(evidence: list[Evidence], grades: list[ChunkGrade]) -> N
         if floor > g.confidence:
             g.confidence = floor
             g.explanation += f"; raised to {floor:.2f}: the list a retrieved clause refers to"
+
+
+# "3. Paragraphs 1 and 2 shall not apply to the extent that processing is necessary: ...": an exception to other
+# paragraphs of its own article
+_EXCEPTION_TO_RE = re.compile(
+    r"^\W*(?:\d+\.\s*)?paragraphs? (?P<named>\d+(?:(?:,| and| or) \d+)*) (?:do|does|shall|will) not apply\b", re.I
+)
+
+
+def _lift_exceptions(evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
+    """An exception to paragraphs of its own article is graded at least as the paragraph it names (up to the
+    named-reference floor): asked whether a hospital must erase a record, 17(3)'s "Paragraphs 1 and 2 shall not
+    apply ..." shares few words with the question, yet it changes what 17(1) answers."""
+    by_citation = {e.citation: g.confidence for e, g in zip(evidence, grades, strict=True)}
+    for e, g in zip(evidence, grades, strict=True):
+        named = _EXCEPTION_TO_RE.match(e.text) if e.authority == "binding" else None
+        if not named or "(" not in e.citation:
+            continue
+        article = e.citation.split("(")[0]
+        paragraphs = re.findall(r"\d+", named["named"])
+        floor = min(
+            max((by_citation.get(f"{article}({n})", 0.0) for n in paragraphs), default=0.0), REFERENCE_MATCH_FLOOR
+        )
+        if floor > g.confidence:
+            g.confidence = floor
+            g.explanation += f"; raised to {floor:.2f}: the exception to a retrieved paragraph of its article"
 
 
 # When a binding provision and an explanation of it support the same point, the provision is cited first:

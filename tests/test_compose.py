@@ -1500,3 +1500,15 @@ def test_a_list_of_articles_with_ranges_names_each_article():
 
     listed = articles_listed("the obligations of the controller under Articles 8, 11, 25 to 39 and 42 and 43")
     assert {"8", "11", "25", "32", "39", "42", "43"} <= listed and "40" not in listed and "24" not in listed
+
+
+def test_an_exception_to_the_lead_s_paragraph_is_quoted_with_it(make_services):
+    """ "Can I make the hospital delete my whole medical history?": 17(1) grants erasure; 17(3)'s "Paragraphs 1 and 2
+    do not apply to the extent that processing is necessary: ... public health ..." shares few words with the
+    question (graded up to the paragraph it names) and changes the answer: it is quoted whole after the rule."""
+    out = run_graph("Can I make the hospital delete my whole medical history?", make_services())
+    cited = [c.citation for c in out.citations]
+    assert cited[0] == "GDPR Art. 17(1)" and "GDPR Art. 17(3)" in cited, out.answer
+    assert (
+        "Paragraphs 1 and 2 do not apply" in out.answer and "public interest in the area of public health" in out.answer
+    )

@@ -292,3 +292,18 @@ def test_the_provision_the_kept_explanations_explain_most_often_joins_the_kept_e
     )
     kept = [silent, second, third]
     assert [e.chunk_id for e in with_explained_provision(kept, [*kept, copy, weak])][-1] == "w"
+
+
+def test_an_exception_to_a_paragraph_is_graded_at_least_as_the_paragraph_it_names():
+    from retrieval.grading import REFERENCE_MATCH_FLOOR, grade_all
+
+    rule = evidence("r", "1. The data subject has the right to obtain erasure of personal data.", 0.5)
+    rule.citation, rule.authority = "GDPR Art. 17(1)", "binding"
+    exception = evidence("x", "3. Paragraphs 1 and 2 do not apply to the extent that processing is necessary.", 0.5)
+    exception.citation, exception.authority = "GDPR Art. 17(3)", "binding"
+    other = evidence("o", "3. Paragraphs 1 and 2 do not apply to archives.", 0.5)
+    other.citation, other.authority = "GDPR Art. 18(3)", "binding"
+    grades = grade_all("Can I make the hospital erase my data?", [rule, exception, other])
+    assert grades[1].confidence >= min(grades[0].confidence, REFERENCE_MATCH_FLOOR)
+    assert "exception to a retrieved paragraph" in grades[1].explanation
+    assert "exception" not in grades[2].explanation  # another article's paragraphs 1 and 2 were not retrieved
