@@ -194,6 +194,16 @@ ABSENT_FROM_WORDING = "absent from the wording: "  # how a refusal of a benefit 
 NOT_ABOUT_COVER = PROCEDURAL_SECTIONS | {"conditions"}
 
 
+def with_best_graded(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
+    """The kept evidence with the best-graded block of the pool after it when authority order left it out: a
+    binding provision goes first, but five provisions on who the DPO is must not shut out the commentary that alone
+    lists what the DPO does."""
+    best = max(pool, key=lambda e: e.confidence or 0.0, default=None)
+    if best is None or any(e.chunk_id == best.chunk_id for e in kept):
+        return kept
+    return [*kept, best]
+
+
 def with_explained_provision(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
     """The kept evidence with the binding provision of the pool that the kept explanations (commentary, recitals,
     guidance) explain most often, the best graded among equals, after them when it is not kept already: the answer

@@ -225,6 +225,8 @@ _POINTS_TAKEN_IN_RE = re.compile(
     r"\bpoints? (?P<letters>\([a-z]\)(?:(?:,| and| or) \([a-z]\))*) of Article (?P<article>\d+(?:\(\d+\))?)", re.I
 )
 _EXCEPTED_RE = re.compile(rf"{EXCEPTED}[^;:.()]*", re.I)
+# a list written in one sentence: "The minimum tasks are ...: to inform and advise ...; to monitor ...; to advise ..."
+_INLINE_LIST_RE = re.compile(r":[^:;]+;[^:;]+;[^:;]+;")
 
 
 def _named(text: str) -> set[str]:
@@ -255,7 +257,11 @@ def _cue(
         # its points, or another provision's taken in ("... contain at least the information referred to in points
         # (b), (c) and (d) of Article 33(3)")
         taken_in = _POINTS_TAKEN_IN_RE.search(statement.text)
-        listing = bool(statement.points) or bool(taken_in and taken_in.group("letters").count("(") > 1)
+        listing = (
+            bool(statement.points)
+            or bool(taken_in and taken_in.group("letters").count("(") > 1)
+            or bool(_INLINE_LIST_RE.search(statement.text))
+        )
         return listing and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         return bool(yes_no_opener(question, text))

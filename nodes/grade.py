@@ -11,6 +11,7 @@ from core.state import GraphState
 from core.steps import timed
 from generation.blocks import (
     naming_every_asked_word,
+    with_best_graded,
     with_block_stating,
     with_definitions,
     with_explained_provision,
@@ -57,6 +58,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     # no better one names is among it; the provision the best explanation explains is among it
     pool = apply_grades(candidates, grades, services.settings.authority_order)
     graded = with_explained_provision(naming_every_asked_word(pool, k, asked_about(state["question"], analysis)), pool)
+    graded = with_best_graded(graded, pool)  # authority orders the evidence; it shuts out no better match
     graded = with_pointed_clauses(graded, pool)  # "after the waiting period in Clause 4.5": clause 4.5 too
     if analysis.answer_type in ("deadline", "amount"):  # a date, period or amount asked: a block stating one
         graded = with_block_stating(graded, pool, lambda text: states_kind_asked(state["question"], analysis, text))

@@ -1512,3 +1512,21 @@ def test_an_exception_to_the_lead_s_paragraph_is_quoted_with_it(make_services):
     assert (
         "Paragraphs 1 and 2 do not apply" in out.answer and "public interest in the area of public health" in out.answer
     )
+
+
+def test_a_list_written_in_one_sentence_answers_a_list_question():
+    """ "to inform and advise ...; to monitor compliance ...; to advise on ...; to cooperate ..." is a list, though not
+    set out as points: asked what the tasks are, it leads over a provision on who the officer may be."""
+    staff = block(
+        "6. The data protection officer may be a member of the staff of the controller, or fulfil the tasks under a "
+        "service contract.",
+        "GDPR Art. 37(6)",
+    )
+    tasks = block(
+        "The minimum tasks of the data protection officer are: to inform and advise the organisation; to monitor "
+        "compliance; to advise on impact assessments; to cooperate with the regulator.",
+        "Commentary: DPO",
+        authority="commentary",
+    )
+    answer = compose("What are the minimum tasks our data protection officer has to carry out?", [staff, tasks], None)
+    assert answer.startswith("The minimum tasks") and "to cooperate with the regulator" in answer, answer

@@ -307,3 +307,13 @@ def test_an_exception_to_a_paragraph_is_graded_at_least_as_the_paragraph_it_name
     assert grades[1].confidence >= min(grades[0].confidence, REFERENCE_MATCH_FLOOR)
     assert "exception to a retrieved paragraph" in grades[1].explanation
     assert "exception" not in grades[2].explanation  # another article's paragraphs 1 and 2 were not retrieved
+
+
+def test_the_best_graded_block_joins_evidence_that_authority_order_left_it_out_of():
+    from generation.blocks import with_best_graded
+
+    provisions = [evidence(f"p{i}", f"Provision {i}.", 0.8 - i / 100, authority="binding") for i in range(3)]
+    commentary = evidence("c", "The tasks are: to inform; to monitor; to advise.", 0.9, citation="Commentary: DPO")
+    pool = [*provisions, commentary]
+    assert [e.chunk_id for e in with_best_graded(provisions[:2], pool)] == ["p0", "p1", "c"]
+    assert [e.chunk_id for e in with_best_graded([commentary, provisions[0]], pool)] == ["c", "p0"]
