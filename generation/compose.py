@@ -388,6 +388,10 @@ def _lists_named_article(analysis: QuestionAnalysis, option: Option, blocks: lis
     return same_law and bool(named & articles_listed(_cue_text(option.statement, block)))
 
 
+def _defines_what_is_asked(question: str, analysis: QuestionAnalysis, option: Option) -> bool:
+    return analysis.answer_type == "definition" and defines_asked(question, option.statement.text)
+
+
 def _quotable(statement: Statement, whole_lists: bool) -> bool:
     """Headings are labels; a list answer quotes lead-ins with all their points, any other answer the lead-in
     alone or one point after its lead-in."""
@@ -466,8 +470,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         )
         cue = _cue(question, analysis, statement, block, benefit_named)
         score += (LIST_CUE_BONUS if analysis.answer_type == "list" or asks_date else CUE_BONUS) if cue else 0.0
-        score -= META_PENALTY if statement.label in META_LABELS and not about_text else 0.0
-        score -= BOILERPLATE_PENALTY if _boilerplate(seen_in[statement.text]) else 0.0
+        defining = analysis.answer_type == "definition" and defines_asked(question, statement.text)
+        # a note saying what the text is, repeated in every principle, answers nothing, unless it defines the term asked
+        score -= META_PENALTY if statement.label in META_LABELS and not (about_text or defining) else 0.0
+        score -= BOILERPLATE_PENALTY if _boilerplate(seen_in[statement.text]) and not defining else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
         if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date) and _CUES["definition"].search(
             statement.text
@@ -1577,7 +1583,12 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     asked = asked_about(question, analysis)
     subject = policy_subject(question, analysis, blocks)
     if not _META_QUESTION_RE.search(question):  # "History: ...", "Scope: ..." say what a text is, not what it says
-        candidates = [o for o in candidates if o.statement.label not in META_LABELS] or candidates
+        # ... unless a note defines what is asked ("Scope: ... Confidential information here means ...")
+        candidates = [
+            o
+            for o in candidates
+            if o.statement.label not in META_LABELS or _defines_what_is_asked(question, analysis, o)
+        ] or candidates
     if analysis.answer_type == "comparison" and (defined := _definitions_of(compared_terms(question), candidates)):
         return " ".join(f"{render(o.statement, blocks[o.block])[:-1]} [Source {o.block + 1}]." for o in defined)
     fact_wanted, fact_kind, cue_needed = _wanted(question, analysis)

@@ -110,8 +110,10 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|considerations)\b(?! (class|code|codes|system|status|type|field|element|profile|resource|id|number|date)\b)"
         r"|\blist\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
-        r"|^[\w' -]{0,60}\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
-        r"|principles|tasks|illnesses|diseases|benefits)\?$"  # a terse "EHDS priority categories"
+        # a terse "EHDS priority categories" (not a question that asks in words and ends on one)
+        r"|^(?!\s*(what|which|who|how|when|where|why|is|are|can|do|does)\b)[\w' -]{0,60}"
+        r"\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
+        r"|principles|tasks|illnesses|diseases|benefits)\?$"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
         r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover|set out|spell out|specify)\b"
         r"|\bwhat (has|have|needs?|must|should) (to )?(be|go) (in|into|included in|set out in)\b",

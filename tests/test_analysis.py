@@ -56,6 +56,9 @@ from language.question import compared_terms
         ("A doctor wrote something wrong in my record. Under the EHDS can I just edit it myself?", "yes_no"),
         ("Under the GDPR, can my employer see my health data?", "yes_no"),
         ("Under the group rider how long is the waiting period?", "deadline"),
+        # a question asking in words and ending on a list word is not a terse list request
+        ("What counts as confidential information for the Caldicott principles?", "definition"),
+        ("Caldicott principles", "list"),
         # paperwork is documents
         ("What paperwork do I need to send for a reimbursement claim?", "list"),
     ],

@@ -1530,3 +1530,12 @@ def test_a_list_written_in_one_sentence_answers_a_list_question():
     )
     answer = compose("What are the minimum tasks our data protection officer has to carry out?", [staff, tasks], None)
     assert answer.startswith("The minimum tasks") and "to cooperate with the regulator" in answer, answer
+
+
+def test_a_scope_note_defining_the_term_asked_answers_what_it_means(make_services):
+    """ "Scope: ... Confidential information here means information ... where patients ... can be identified and would
+    expect it to be kept private": a note on what the text is, repeated in every principle, yet the only definition
+    of the term asked."""
+    out = run_graph("What counts as confidential information for the Caldicott principles?", make_services())
+    lead = out.answer.split("[Source")[0]
+    assert "can be identified" in lead and "kept private" in lead, out.answer
