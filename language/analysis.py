@@ -97,7 +97,9 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|deadline|time limit"
         r"|within (how many|what)|how many (hours|days|weeks|months|years)"
         r"|when (must|do|does|should|will|can|could) .{0,60}\b(report|notify|tell|inform|respond|reply|decide|start"
-        r"|apply|begin|pay|paid|settle|settled|expire|end|get|have|claim|use)\b|waiting( period)?|grace period)",
+        r"|apply|begin|pay|paid|settle|settled|expire|end|get|have|claim|use)\b|waiting( period)?|grace period"
+        # "When will my blood pressure be covered?": how long until cover starts
+        r"|when (will|would|do|does|is|am|are) .{0,60}\b(be )?covered\b)",
     ),
     (
         "list",
@@ -149,6 +151,7 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
 ]
 _TYPE_RULES = [(answer_type, re.compile(pattern, re.I)) for answer_type, pattern in _RULES]
+_TYPE_RULES_BY_NAME = {answer_type: pattern for answer_type, pattern in reversed(_TYPE_RULES)}
 _QUESTION_SENTENCE_RE = re.compile(r"[^.?!]*\?")
 
 _LIST_OF_RE = re.compile(
@@ -341,9 +344,16 @@ def _as_asked(text: str) -> str:
 
 
 def answer_type_of(question: str) -> tuple[AnswerType, str]:
-    """The kind of answer a question wants and the words that say so: the asking sentence decides, the whole
-    question when that sentence says nothing."""
-    for text in (_as_asked(question_sentence(question)), _as_asked(question)):
+    """The kind of answer a question wants and the words that say so: the asking sentence decides (the first of
+    several, unless a later one compares), the whole question when that sentence says nothing."""
+    asked = [_as_asked(s.strip(" -:")) for s in _QUESTION_SENTENCE_RE.findall(question)]
+    # of several questions the first asks what the others follow up on ("When will it be covered? And is there any
+    # catch?"), unless a later one compares ("... Would it be any different on the group rider?")
+    later = [m for t in asked[1:] if (m := _TYPE_RULES_BY_NAME["comparison"].search(t))]
+    if later:
+        return "comparison", later[0].group(0).strip()
+    first = asked[0] if asked else _as_asked(question_sentence(question))
+    for text in (first, _as_asked(question)):
         for answer_type, pattern in _TYPE_RULES:
             if match := pattern.search(text):
                 return answer_type, match.group(0).strip()

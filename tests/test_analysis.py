@@ -59,6 +59,14 @@ from language.question import compared_terms
         # a question asking in words and ending on a list word is not a terse list request
         ("What counts as confidential information for the Caldicott principles?", "definition"),
         ("Caldicott principles", "list"),
+        # when something will be covered is how long until cover; of several questions the first decides, unless a
+        # later one compares
+        ("When will my diabetes be covered?", "deadline"),
+        (
+            "When will my blood pressure that I had before buying it be covered? Is there any catch after it?",
+            "deadline",
+        ),
+        ("Does he have to pay part of every claim? Would it be any different on my work's group rider?", "comparison"),
         # paperwork is documents
         ("What paperwork do I need to send for a reimbursement claim?", "list"),
     ],
