@@ -849,10 +849,10 @@ def _referred(lead: Option, blocks: list[Evidence]) -> set[int]:
     paragraphs = {n for m in _PARAGRAPHS_NAMED_RE.finditer(lead.statement.whole) for n in re.findall(r"\d+", m[0])}
     for i, block in enumerate(blocks):
         cited = _CLAUSE_CITED_RE.search(block.citation)
-        named = cited and re.search(rf"\bClause {re.escape(cited.group(1))}(?![.\d])", lead.statement.text, re.I)
+        clause = bool(cited and re.search(rf"\bClause {re.escape(cited[1])}(?![.\d])", lead.statement.text, re.I))
         paragraph = re.fullmatch(rf"{re.escape(article)}\((\d+)\)", block.citation)
-        named = named or (paragraph and block.authority == "binding" and paragraph.group(1) in paragraphs)
-        if i != lead.block and named:
+        own_paragraph = bool(paragraph and block.authority == "binding" and paragraph[1] in paragraphs)
+        if i != lead.block and (clause or own_paragraph):
             found.add(i)
     return found
 
