@@ -1542,6 +1542,42 @@ def _wanted(question: str, analysis: QuestionAnalysis) -> tuple[bool, re.Pattern
     return analysis.answer_type in NOT_DEFINITIONS, fact_kind, cue_needed
 
 
+def _answer_to(part: str, blocks: list[Evidence], embed: Embed | None) -> tuple[Statement, int] | None:
+    """The statement answering one part of a question, and its block, as the lead of that part alone would be."""
+    analysis = analyse(part)
+    fact_wanted, fact_kind, cue_needed = _wanted(part, analysis)
+    scored = options(part, analysis, blocks, embed)
+    found = lead_option(
+        scored,
+        blocks,
+        asked_about(part, analysis),
+        policy_subject(part, analysis, blocks),
+        fact_wanted,
+        fact_kind,
+        cue_needed,
+    )
+    return (found.statement, found.block) if found is not None and found.score >= MIN_LEAD_SCORE else None
+
+
+def _first_part_first(
+    question: str, lead: Option | None, candidates: list[Option], blocks: list[Evidence], embed: Embed | None
+) -> Option | None:
+    """Asked two things at once, the answer to the first leads: when the statement answering the whole question is
+    the answer to a later part ("how long to settle a claim, and what if it needs investigating?": the 45 days of an
+    investigation), the first part's answer in the same provision (the 15 days) takes its place, and the later part's
+    follows it."""
+    parts = question_parts(question)
+    if lead is None or not parts:
+        return lead
+    answers = [_answer_to(part, blocks, embed) for part in parts]
+    mine = (lead.statement, lead.block)
+    # only within the lead's own provision: it says both, and in which order is the question's (another provision's
+    # answer to the first part alone may be a worse one than the lead, which answered both)
+    if answers[0] is None or answers[0] == mine or mine not in answers[1:] or answers[0][1] != lead.block:
+        return lead
+    return next((o for o in candidates if (o.statement, o.block) == answers[0]), lead)
+
+
 def _part_leads(
     question: str, chosen: list[Option], candidates: list[Option], blocks: list[Evidence], embed: Embed | None
 ) -> list[Option]:
@@ -1601,6 +1637,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     if first is None:
         leads = candidates
         first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
+    first = _first_part_first(question, first, candidates, blocks, embed)
     if (
         first is None
         or (blocks[first.block].confidence is not None and first.score < MIN_LEAD_SCORE)

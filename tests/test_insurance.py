@@ -1317,3 +1317,16 @@ def test_each_part_of_a_two_part_question_is_searched_on_its_own(make_services):
     assert "parts searched too" in out.trace[0], out.trace
     assert out.citations[0].citation.startswith(f"{GROUP} cl. 8."), out.answer
     assert "leaves the group" in out.answer and "without loss of credit" in out.answer
+
+
+def test_the_first_part_of_a_two_part_question_is_answered_first_from_the_same_clause(make_services):
+    """ "How long to settle a claim once all documents are in, and what if it needs investigating?": cl. 7.6 says
+    both; its 15 days answer the first part and lead, the 45 days of an investigation follow."""
+    out = run_graph(
+        "Under the group CareShield rider, how long do we have to settle a claim once all documents are in, and what "
+        "if it needs investigating?",
+        make_services(),
+        **OFFLINE,
+    )
+    first, _, rest = out.answer.partition("[Source")
+    assert "within 15 days" in first and "within 45 days" in rest, out.answer
