@@ -61,7 +61,8 @@ FOLLOW_SUPPORT = 0.35  # a following statement must support the question at leas
 MAX_FOLLOWING = 2
 MAX_WORDS = 90  # the lead and what follows it, lists apart
 NEW_POINT_WORDS = 40  # ... but the first following statement saying what the question asks that the lead does not
-NEW_POINT_MIN_WORDS = 2  # (at least this many of its words: "within" alone is no new point)
+NEW_POINT_MIN_WORDS = 1  # (at least this many of its words, not counting words that relate, not name: "within")
+PART_NEW_WORDS = 2  # a part's answer is quoted when it says this many of the part's words nothing quoted says
 MAX_TITLE_WORDS = 12  # a provision named first is named with its title when the title is this short
 MAX_STEPS = 4  # a procedure answered clause by clause ...
 STEPS_MAX_WORDS = 180  # ... in at most this many words
@@ -889,10 +890,14 @@ def _asked_words_said(question: str, text: str) -> set[str]:
     return (content_terms(question) - ANSWER_TYPE_WORDS) & said | bridged_words(question, said)
 
 
+# words that relate what is asked to something ("within", "after"), naming nothing a statement could newly say
+_RELATING_WORDS = frozenset(words("within after before during until since without between"))
+
+
 def _allowance(question: str, option: Option, answered: set[str], overdrawn: bool) -> int:
     """Words a following statement may go over the budget by: once, for one saying what the question asks that
     nothing quoted says yet (two of its words at least)."""
-    new = _asked_words_said(question, option.statement.whole) - answered
+    new = _asked_words_said(question, option.statement.whole) - answered - _RELATING_WORDS
     return NEW_POINT_WORDS if not overdrawn and len(new) >= NEW_POINT_MIN_WORDS else 0
 
 
@@ -1599,7 +1604,7 @@ def _part_leads(
         if found is None or found.score < MIN_LEAD_SCORE:
             continue
         said = {w for o in [*chosen, *out] for w in _asked_words_said(part, o.statement.whole)}
-        if not own and len(_asked_words_said(part, found.statement.whole) - said) < NEW_POINT_MIN_WORDS:
+        if not own and len(_asked_words_said(part, found.statement.whole) - said) < PART_NEW_WORDS:
             continue  # the answer already says what this part asks (or the part's best says little of it)
         place = (found.block, found.statement.position)
         same = next((o for o in candidates if (o.block, o.statement.position) == place), None)

@@ -1330,3 +1330,15 @@ def test_the_first_part_of_a_two_part_question_is_answered_first_from_the_same_c
     )
     first, _, rest = out.answer.partition("[Source")
     assert "within 15 days" in first and "within 45 days" in rest, out.answer
+
+
+def test_a_statement_saying_one_more_word_asked_may_go_over_the_word_budget(make_services):
+    """ "Can I send it back and get a refund?": the free look clause's refund sentence says "refund", which the lead
+    does not; it follows though the lead took most of the word budget."""
+    out = run_graph(
+        "I just got my individual CareShield rider documents and I'm not happy with the terms. Can I send it back "
+        "and get a refund?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert "Free Look Period of 30 days" in out.answer and "refund of the premium" in out.answer, out.answer
