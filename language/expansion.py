@@ -706,7 +706,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     # a condition someone had, or treatment planned, before the cover began
     (
         r"\b(before|prior to) (i |we |they |he |she )?(joined|joining|enrolled|enrolling|signed up|bought|buying"
-        r"|took out|taking out|the (policy|cover|rider) (started|began))\b|\bdiagnosed before\b|\bexisting condition\b",
+        r"|took out|taking out|the (policy|cover|rider) (started|began))\b|\bdiagnosed before\b|\bexisting condition\b"
+        # "diagnosed years ago", "I've had it for years"
+        r"|\bdiagnosed (\w+ ){0,2}(years|months) ago\b|\bhad (it|this|that) (for|since) (years|ages|\d+ years)\b",
         "pre-existing disease",
     ),
     (r"\b(having a baby|give birth|giving birth|childbirth|pregnan\w*)\b", "maternity delivery"),

@@ -1342,3 +1342,17 @@ def test_a_statement_saying_one_more_word_asked_may_go_over_the_word_budget(make
         **OFFLINE,
     )
     assert "Free Look Period of 30 days" in out.answer and "refund of the premium" in out.answer, out.answer
+
+
+def test_a_condition_diagnosed_years_ago_is_a_pre_existing_disease(make_services):
+    """ "asthma that was diagnosed years ago" on the group rider: its Pre-existing Diseases clause (waived for all
+    Insured Persons) answers, not the Critical Illness waiting period."""
+    out = run_graph(
+        "My company pays for a group CareShield plan. I have asthma that was diagnosed years ago. Is there a waiting "
+        "period before they'll cover it?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{GROUP} cl. 4.1" and "waived for all Insured Persons" in out.answer, (
+        out.answer
+    )
