@@ -387,6 +387,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(son|daughter) (is|aged) (1[0-7]|[1-9])\b",
         "child parental responsibility",
     ),
+    # family members on a policy: who may be covered, and from and to what age
+    (
+        r"\b(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|parents?|mum|dad|family)\b.{0,40}"
+        r"\b(on|to|under|onto) (my|our|the|his|her) (\w+ )?(rider|policy|plan|cover|insurance)\b"
+        r"|\b(add|cover|include|stay on|remain on|keep)\b.{0,30}\b(sons?|daughters?|child|children|kids?|wife|husband"
+        r"|spouse|parents?)\b",
+        "family members dependent children eligibility entry age",
+    ),
     (r"\b(apps?|online services?|websites?)\b", "information society services"),
     (  # consumer health tracking: the EHDS's "wellness applications"
         r"\b(fitness|step[- ]?count\w*|sleep[- ]?track\w*|activity[- ]?track\w*|wearables?|smart ?watch\w*"

@@ -51,9 +51,19 @@ def content_terms(question: str) -> set[str]:
     return {w for w in words(text) if w not in QUESTION_WORDS and not w.isdigit()}
 
 
+# a person's age is the asker's situation, measured against an age range the text states in other numbers ("my 6
+# month old son", "my dad is 63", "aged 70")
+_AGE_RE = re.compile(
+    r"\b\d+[- ](?:years?|months?|weeks?|days?)[- ]olds?\b|\baged? \d+\b"
+    r"|\b(?:i'm|i am|he's|she's|(?:he|she|son|daughter|dad|father|mum|mom|mother|wife|husband|child|partner|i)"
+    r" (?:is|am|was|turns|turned|will be)) \d+\b(?! ?(?:%|per|days?|weeks?|months?|years?|hours?|rs|eur)\b)",
+    re.I,
+)
+
+
 def named_numbers(question: str) -> set[str]:
-    """Numbers the question names that are not part of an article reference (amounts, ages, days)."""
-    return set(_NUMBER_RE.findall(_REFERENCE_SPAN_RE.sub(" ", question)))
+    """Numbers the question names that are not part of an article reference nor a person's age (amounts, days)."""
+    return set(_NUMBER_RE.findall(_AGE_RE.sub(" ", _REFERENCE_SPAN_RE.sub(" ", question))))
 
 
 def states_number(number: str, text: str) -> bool:

@@ -1356,3 +1356,26 @@ def test_a_condition_diagnosed_years_ago_is_a_pre_existing_disease(make_services
     assert out.citations[0].citation == f"{GROUP} cl. 4.1" and "waived for all Insured Persons" in out.answer, (
         out.answer
     )
+
+
+def test_a_family_member_s_age_is_answered_from_the_eligibility_clause(make_services):
+    """ "My son is 26, can he stay on my rider?": the son's age is the asker's situation (no text need state 26),
+    and a son on a policy is a dependent child: the eligibility clauses' age ranges answer, not a refusal."""
+    services = make_services()
+    out = run_graph("My son is 26, can he stay on my rider?", services, **OFFLINE)
+    assert out.status == "answered" and "25 years of Age" in out.answer, out.answer
+    out = run_graph(
+        "can I add my 6 month old son and my 24 year old daughter to my individual CareShield rider?",
+        services,
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{INDIVIDUAL} cl. 1.3" and "91 days to 25 years" in out.answer, out.answer
+
+
+def test_a_person_s_age_is_not_a_number_the_text_must_state():
+    from language.question import named_numbers
+
+    assert named_numbers("can I add my 6 month old son and my 24 year old daughter?") == set()
+    assert named_numbers("My dad is 63 and on the rider") == set()
+    assert named_numbers("Is the 30 day waiting period waived?") == {"30"}
+    assert named_numbers("the sum insured is 500000") == {"500000"}
