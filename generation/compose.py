@@ -1541,14 +1541,16 @@ def _wanted(question: str, analysis: QuestionAnalysis) -> tuple[bool, re.Pattern
     """What a lead must state: a fact rather than a definition; the pattern of the period or amount asked; a
     cue (a period, an amount, who may or must) when one of the evidence states it."""
     fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
-    cue_needed = bool(fact_kind) or (
-        analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question))
+    cue_needed = (
+        bool(fact_kind)
+        or (analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question)))
+        or analysis.answer_type == "yes_no"  # a statement ruling on the very act asked about says yes or no
     )
     return analysis.answer_type in NOT_DEFINITIONS, fact_kind, cue_needed
 
 
-def _answer_to(part: str, blocks: list[Evidence], embed: Embed | None) -> tuple[Statement, int] | None:
-    """The statement answering one part of a question, and its block, as the lead of that part alone would be."""
+def _answer_to(part: str, blocks: list[Evidence], embed: Embed | None) -> Option | None:
+    """The statement answering one part of a question, scored for that part, as the lead of that part alone would be."""
     analysis = analyse(part)
     fact_wanted, fact_kind, cue_needed = _wanted(part, analysis)
     scored = options(part, analysis, blocks, embed)
@@ -1561,7 +1563,7 @@ def _answer_to(part: str, blocks: list[Evidence], embed: Embed | None) -> tuple[
         fact_kind,
         cue_needed,
     )
-    return (found.statement, found.block) if found is not None and found.score >= MIN_LEAD_SCORE else None
+    return found if found is not None and found.score >= MIN_LEAD_SCORE else None
 
 
 def _first_part_first(
@@ -1569,18 +1571,20 @@ def _first_part_first(
 ) -> Option | None:
     """Asked two things at once, the answer to the first leads: when the statement answering the whole question is
     the answer to a later part ("how long to settle a claim, and what if it needs investigating?": the 45 days of an
-    investigation), the first part's answer in the same provision (the 15 days) takes its place, and the later part's
-    follows it."""
+    investigation), the first part's answer takes its place, and the later part's follows it. The first part's answer
+    must come from the lead's own provision or state what its part asks (a period, a yes or no): another provision's
+    answer to the first part alone may be a worse one than the lead, which answered both."""
     parts = question_parts(question)
     if lead is None or not parts:
         return lead
     answers = [_answer_to(part, blocks, embed) for part in parts]
-    mine = (lead.statement, lead.block)
-    # only within the lead's own provision: it says both, and in which order is the question's (another provision's
-    # answer to the first part alone may be a worse one than the lead, which answered both)
-    if answers[0] is None or answers[0] == mine or mine not in answers[1:] or answers[0][1] != lead.block:
+    first = answers[0]
+    later = [(a.statement, a.block) for a in answers[1:] if a is not None]
+    if first is None or (first.statement, first.block) == (lead.statement, lead.block):
         return lead
-    return next((o for o in candidates if (o.statement, o.block) == answers[0]), lead)
+    if (lead.statement, lead.block) not in later or (first.block != lead.block and not first.cue):
+        return lead
+    return next((o for o in candidates if (o.statement, o.block) == (first.statement, first.block)), lead)
 
 
 def _part_leads(

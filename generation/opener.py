@@ -46,6 +46,7 @@ _LAW_VERBS = {
     plain: frozenset(words(law))
     for plains, law in (
         ("need", "require"),
+        ("get obtain", "obtain access seek"),
         ("change edit amend correct fix", "alter amend modify rectify"),
         ("delete remove wipe", "erase"),
         ("send", "transmit transfer"),
@@ -285,6 +286,10 @@ def yes_no_opener(question: str, text: str) -> str:
         ):
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))
+        elif verb and verb[0] in _PROHIBITING and act and {act, *in_law} & set(words(text[: match.start()])):
+            # "seeking access to and processing electronic health data ... is prohibited for the following uses":
+            # the act asked about ("get hold of") is the subject the prohibition denies, whoever does it
+            acts.append((asked.index(act) if act in asked else len(asked), match))
     # a statement listing the cases it rules on, or on where a law applies, must name the case asked about
     if not acts or ((listed or act in _APPLYING) and not _says_what_is_asked(question, case, act)):
         return ""
