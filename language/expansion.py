@@ -310,9 +310,10 @@ EXPANSIONS: list[tuple[str, str]] = [
         "direct marketing",
     ),
     (
-        r"\bstop (my|their|his|her|our|the) (\w+ ){0,2}(data|records?|information) (from )?(being )?(used|shared)\b"
+        r"\bstop (my|their|his|her|our|the) (\w+ ){0,2}(data|records?|information) (from )?(being )?(re-?)?"
+        r"(used|shared)\b"
         r"|\b(don't|do not|doesn't|does not|didn't|did not) want (my|their|his|her|our|the) (\w+ ){0,2}(data|records?"
-        r"|information) (to be )?(being )?(used|shared)\b",
+        r"|information) (to be )?(being )?(re-?)?(used|shared)\b",
         "opt out right to object",
     ),
     # money back on cancelling (not "money back if I stay healthy": a no-claim benefit, which a wording may not have)

@@ -19,6 +19,11 @@ INSTRUMENTS = {
     "ehds": "ehds",
     "european health data space": "ehds",
     "2025/327": "ehds",
+    # how people name the EHDS without its name
+    "eu health data rules": "ehds",
+    "eu health data law": "ehds",
+    "eu health data regulation": "ehds",
+    "european health data rules": "ehds",
     "caldicott": "caldicott",
     "ndg": "ndg",
     "national data guardian": "ndg",

@@ -79,6 +79,8 @@ def test_a_policy_clause_is_a_reference_and_its_pointers_stay_in_its_wording():
 def test_every_instrument_a_text_names_is_found_normalised():
     assert instruments_named("The UK GDPR has the same rules as the European Health Data Space.") == {"gdpr", "ehds"}
     assert instruments_named("Member States shall designate a body.") == set()
+    # the EHDS named as people name it
+    assert instruments_named("Can a patient stop reuse under the new EU health data rules?") == {"ehds"}
 
 
 def test_a_condition_kept_in_another_clause_is_pointed_to_and_a_mere_mention_is_not():
