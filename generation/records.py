@@ -225,7 +225,18 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
     if kinds and sentences:  # "Is she on anything for her diabetes?": the diabetes her conditions record names too
         named = [(i, items) for i, items in _asked_items(question, blocks) if blocks[i].section not in kinds]
         sentences += _naming_sentences(named[:1], blocks)  # its condition's record, before encounters mentioning it
+    if kinds and (fields := fields_asked(question)) and (stated := demographic_answers(fields, blocks)):
+        # "which GP practice is she registered with, and what heart problems does she have?": both, as asked
+        first_field = _first_said(question, [n for f in fields for n in FIELDS[f]])
+        first_kind = _first_said(question, [n for k in kinds for n in KINDS.get(k, ())])
+        sentences = [*stated, *sentences] if first_field < first_kind else [*sentences, *stated]
     return sentences
+
+
+def _first_said(question: str, names: list[str]) -> int:
+    """Where the question first says one of these words (its length when it says none)."""
+    found = [m.start() for n in names for m in [re.search(rf"\b{re.escape(n)}\b", question, re.I)] if m]
+    return min(found, default=len(question))
 
 
 def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> list[str]:

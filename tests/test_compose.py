@@ -1555,3 +1555,12 @@ def test_asked_yes_or_no_a_statement_ruling_on_the_act_leads_over_one_graded_as_
         "Does every EU country have to set up a body that handles requests to reuse health data?", make_services()
     )
     assert out.answer.startswith("Yes") and "health data access bodies" in out.answer.split("[Source")[0], out.answer
+
+
+def test_a_field_and_a_kind_of_record_asked_together_are_both_answered_in_the_order_asked(make_services):
+    out = run_graph(
+        "which GP practice is pat-0008 registered with, and what heart problems does she have?", make_services()
+    )
+    first, _, rest = out.answer.partition("[Source")
+    assert "registered GP practice" in first and "Harbour Medical Practice" in first, out.answer
+    assert "Heart failure" in rest
