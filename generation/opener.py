@@ -47,6 +47,7 @@ _LAW_VERBS = {
     for plains, law in (
         ("need", "require"),
         ("get obtain", "obtain access seek"),
+        ("use", "applicable available"),  # "Can I use the free look period?" / "is not applicable to this Group Policy"
         ("change edit amend correct fix", "alter amend modify rectify"),
         ("delete remove wipe", "erase"),
         ("send", "transmit transfer"),

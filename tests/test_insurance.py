@@ -1379,3 +1379,15 @@ def test_a_person_s_age_is_not_a_number_the_text_must_state():
     assert named_numbers("My dad is 63 and on the rider") == set()
     assert named_numbers("Is the 30 day waiting period waived?") == {"30"}
     assert named_numbers("the sum insured is 500000") == {"500000"}
+
+
+def test_using_a_period_the_wording_says_is_not_applicable_is_answered_by_that_clause(make_services):
+    """ "Can I use the free look period to send it back?" on the group plan: cl. 8.2 says the Free Look Period is not
+    applicable to this Group Policy ("use" is said "applicable" in a wording); it leads, not the definition."""
+    out = run_graph(
+        "HR gave me the CareShield group plan documents last week and I don't like the terms. can I use the free look "
+        "period to send it back?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{GROUP} cl. 8.2" and "not applicable" in out.answer.split("[Source")[0]
