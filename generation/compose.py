@@ -538,7 +538,9 @@ def _for_another_case(text: str, described: set[str]) -> bool:
 
 # who a report or a notice must reach: "How fast must a breach reach senior management?", "report it to the board"
 _RECIPIENT_RE = re.compile(
-    r"\b(?:reach|reaches|report(?:ed|s)? (?:\w+ ){0,2}?to|notif(?:y|ied)|tell|told|inform(?:ed)?|escalated? to)"
+    r"\b(?:reach|reaches|report(?:ed|s)? (?:\w+ ){0,2}?to|notif(?:y|ied)|tell|told|inform(?:ed)?|escalated? to"
+    # ... or be shared with, disclosed or passed to: "Can a hospital share my records with the police?"
+    r"|(?:share|shared|sharing|disclose|disclosed|pass|passed|hand|handed|give|given) (?:\w+ ){0,3}?(?:with|to))"
     r" (?:the |a |an |our |their |its )?(?P<who>(?:[a-z-]+ ){0,2}?[a-z-]+?)"
     r"(?= in | of | at | within | by | about |\?|,|$)",
     re.I,

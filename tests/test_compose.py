@@ -1564,3 +1564,13 @@ def test_a_field_and_a_kind_of_record_asked_together_are_both_answered_in_the_or
     first, _, rest = out.answer.partition("[Source")
     assert "registered GP practice" in first and "Harbour Medical Practice" in first, out.answer
     assert "Heart failure" in rest
+
+
+def test_whom_data_would_be_shared_with_is_a_recipient_the_answer_must_name(make_services):
+    """ "Can a hospital share my records with the police?": of the weak evidence, the statement naming the police
+    (the Caldicott Guardian advises on such requests) answers, not a DPIA commentary on large-scale records."""
+    from generation.compose import _recipient
+
+    assert _recipient("Can a hospital share my records with the police?") == {"polic"}
+    out = run_graph("Can a hospital share my records with the police?", make_services())
+    assert "police" in out.answer.split("[Source")[0], out.answer
