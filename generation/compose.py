@@ -1543,10 +1543,8 @@ def _wanted(question: str, analysis: QuestionAnalysis) -> tuple[bool, re.Pattern
     """What a lead must state: a fact rather than a definition; the pattern of the period or amount asked; a
     cue (a period, an amount, who may or must) when one of the evidence states it."""
     fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
-    cue_needed = (
-        bool(fact_kind)
-        or (analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question)))
-        or analysis.answer_type == "yes_no"  # a statement ruling on the very act asked about says yes or no
+    cue_needed = bool(fact_kind) or (
+        analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question))
     )
     return analysis.answer_type in NOT_DEFINITIONS, fact_kind, cue_needed
 
@@ -1574,8 +1572,8 @@ def _first_part_first(
     """Asked two things at once, the answer to the first leads: when the statement answering the whole question is
     the answer to a later part ("how long to settle a claim, and what if it needs investigating?": the 45 days of an
     investigation), the first part's answer takes its place, and the later part's follows it. The first part's answer
-    must come from the lead's own provision or state what its part asks (a period, a yes or no): another provision's
-    answer to the first part alone may be a worse one than the lead, which answered both."""
+    must state what its part asks (a period, a yes or no): a part's answer alone may be a worse one than the lead,
+    which answered both ("What is an NHS number and how many digits does it have?": "a 10-digit number")."""
     parts = question_parts(question)
     if lead is None or not parts:
         return lead
@@ -1584,7 +1582,7 @@ def _first_part_first(
     later = [(a.statement, a.block) for a in answers[1:] if a is not None]
     if first is None or (first.statement, first.block) == (lead.statement, lead.block):
         return lead
-    if (lead.statement, lead.block) not in later or (first.block != lead.block and not first.cue):
+    if (lead.statement, lead.block) not in later or not first.cue:
         return lead
     return next((o for o in candidates if (o.statement, o.block) == (first.statement, first.block)), lead)
 

@@ -1541,20 +1541,17 @@ def test_a_scope_note_defining_the_term_asked_answers_what_it_means(make_service
     assert "can be identified" in lead and "kept private" in lead, out.answer
 
 
-def test_a_use_the_law_prohibits_is_a_no_to_getting_the_data_for_it(make_services):
+def test_a_use_the_law_prohibits_says_no_to_getting_the_data_for_it():
     """ "Could my insurance company get hold of EU health data to bump up my premiums?": EHDS Art. 54 says seeking
     access to the data "is prohibited for the following uses: ... (b) ... insurance premiums": the act asked about
     (getting the data) is what the prohibition's subject names, and the point names the premiums."""
-    out = run_graph("could my insurance company get hold of EU health data to bump up my premiums?", make_services())
-    assert out.answer.startswith("No") and out.citations[0].citation.startswith("EHDS Art. 54"), out.answer
-    assert "insurance premiums" in out.answer
-
-
-def test_asked_yes_or_no_a_statement_ruling_on_the_act_leads_over_one_graded_as_well(make_services):
-    out = run_graph(
-        "Does every EU country have to set up a body that handles requests to reuse health data?", make_services()
+    question = "could my insurance company get hold of EU health data to bump up my premiums?"
+    lead_in = (
+        "In particular, seeking access to and processing electronic health data obtained through a data permit is "
+        "prohibited for the following uses: "
     )
-    assert out.answer.startswith("Yes") and "health data access bodies" in out.answer.split("[Source")[0], out.answer
+    assert yes_no_opener(question, lead_in + "(b) modifying their contributions and insurance premiums") == "No: "
+    assert yes_no_opener(question, lead_in + "(c) carrying out advertising or marketing activities") == ""
 
 
 def test_a_field_and_a_kind_of_record_asked_together_are_both_answered_in_the_order_asked(make_services):
