@@ -170,7 +170,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bbcrs?\b", "binding corporate rules"),
     # plain words -> legal terms
     (
-        r"\b(leak(ed|s)?|hack(ed)?|ransomware|cyber ?attack|stolen|data breach"
+        r"\b(leak(ed|s)?|hack(ed)?|ransomware|cyber ?attack|stolen|data breach|went missing|gone missing|go missing"
         r"|(lost|lose|losing|misplaced|left) (a |an |the |our |my |their |his |her |some )?"
         r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?"
         r"|(patient |scan |test |blood )?(records?|files?|notes?|results?|scans?|letters?|x-rays?|documents?))"
@@ -548,7 +548,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\b(encrypt\w*|security measures?)\b",
-        "security of processing appropriate technical and organisational measures",
+        # ... and, for data lost or stolen, what makes them unintelligible to whoever has them
+        "security of processing appropriate technical and organisational measures unintelligible",
     ),
     # a DPIA whose high risk cannot be mitigated: prior consultation of the supervisory authority
     (

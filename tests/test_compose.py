@@ -1571,3 +1571,15 @@ def test_whom_data_would_be_shared_with_is_a_recipient_the_answer_must_name(make
     assert _recipient("Can a hospital share my records with the police?") == {"polic"}
     out = run_graph("Can a hospital share my records with the police?", make_services())
     assert "police" in out.answer.split("[Source")[0], out.answer
+
+
+def test_an_encrypted_record_gone_missing_needs_no_letter_to_each_patient(make_services):
+    """ "went missing" is a breach, and encryption is what makes the data unintelligible: 34(3)(a) answers whether every
+    patient must be written to, not the security measures of Art. 32."""
+    out = run_graph(
+        "A backup tape with patient records went missing, but it was fully encrypted. Do we still have to write to "
+        "every patient on it?",
+        make_services(),
+    )
+    assert out.citations[0].citation.startswith("GDPR Art. 34(3)"), out.answer
+    assert "unintelligible to any person" in out.answer
