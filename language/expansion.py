@@ -40,6 +40,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(ongoing|regular|routine) (sharing|transfers?|uses?|data flows?)\b",
         "continuing use reviewed regularly",
     ),
+    # staff whose role needs little of the record seeing all of it: access on a need-to-know basis
+    (
+        r"\b(receptionists?|admin(istrative)? staff|clerks?|secretar(y|ies)|porters?|volunteers?|non-clinical staff)\b"
+        r".{0,60}\b(see|open|view|read|look at|access)\b",
+        "access to confidential information strict need-to-know basis items they need to see",
+    ),
     # a consultation by video or phone: a virtual encounter
     (
         r"\b(video|online|remote|phone|telephone) (consultations?|appointments?|visits?|calls?|clinics?)\b"

@@ -671,3 +671,10 @@ def test_a_paragraph_about_the_text_itself_is_no_sign_that_the_text_answers(ship
     assert "Scope: " in principle.text and "collected" in principle.text.split("Scope: ", 1)[1]
     question = "What has to be in a privacy notice when we collect data directly from patients?"
     assert grade_all(question, [principle])[0].features["coverage"] < 1.0
+
+
+def test_staff_whose_role_needs_little_of_the_record_are_searched_as_need_to_know_access(make_services):
+    question = "Should our receptionists be able to open patients' full clinical notes on the system?"
+    assert any("need-to-know" in t for t in expansion_terms(question))
+    out = run_graph(question, make_services())
+    assert any(c.citation == "Caldicott Principle 4" for c in out.evidence), [c.citation for c in out.evidence]
