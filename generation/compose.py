@@ -841,21 +841,26 @@ def _names(option: Option, block: Evidence) -> bool:
 
 _CLAUSE_CITED_RE = re.compile(r"\bcl\. (\d+(?:\.\d+)*)$")
 # "under paragraph 1", "referred to in paragraphs 1 and 2" (not "paragraph 1 of Article 9": another article's)
+_TABLE_NAMED_RE = re.compile(r"\b(?:as per|in|under|shown in|specified in|set out in) the Table of Benefits\b", re.I)
 _PARAGRAPHS_NAMED_RE = re.compile(r"\bparagraphs? \d+(?:(?:,| and| or) \d+)*(?![\d(]| of Article \d)", re.I)
 
 
 def _referred(lead: Option, blocks: list[Evidence]) -> set[int]:
-    """The other blocks whose clause the lead names by number ("after the waiting period in Clause 4.5"), or whose
-    paragraph of the lead's own article it names ("the right to data portability under paragraph 1")."""
+    """The other blocks whose clause the lead names by number ("after the waiting period in Clause 4.5"), whose
+    paragraph of the lead's own article it names ("the right to data portability under paragraph 1"), or its wording's
+    table of benefits, which it names ("payable as per the Table of Benefits")."""
     found = set()
-    article = _article(blocks[lead.block])
+    home = blocks[lead.block]
+    article = _article(home)
+    table_named = bool(_TABLE_NAMED_RE.search(lead.statement.text))  # "payable as per the Table of Benefits"
     paragraphs = {n for m in _PARAGRAPHS_NAMED_RE.finditer(lead.statement.whole) for n in re.findall(r"\d+", m[0])}
     for i, block in enumerate(blocks):
         cited = _CLAUSE_CITED_RE.search(block.citation)
         clause = bool(cited and re.search(rf"\bClause {re.escape(cited[1])}(?![.\d])", lead.statement.text, re.I))
         paragraph = re.fullmatch(rf"{re.escape(article)}\((\d+)\)", block.citation)
         own_paragraph = bool(paragraph and block.authority == "binding" and paragraph[1] in paragraphs)
-        if i != lead.block and (clause or own_paragraph):
+        table = table_named and block.doc_id == home.doc_id and block.metadata.get("section_key") == "table_of_benefits"
+        if i != lead.block and (clause or own_paragraph or table):
             found.add(i)
     return found
 
@@ -925,6 +930,7 @@ def following(
     overdrawn = False
 
     referred = _referred(lead, blocks)
+    own_clause = _CLAUSE_CITED_RE.search(home.citation)  # "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye"
 
     def order(o: Option) -> tuple[bool, bool, bool, bool, int, float]:  # an extension of the lead's period first
         extends = bool(_EXTENDS_RE.search(o.statement.text))
@@ -954,7 +960,10 @@ def following(
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
             continue
         table = block.metadata.get("section_key") == "table_of_benefits"
-        if (
+        if table and option.block in referred:  # of the table of benefits the lead names, only its own clause's line
+            if not own_clause or not re.search(rf"\bClause {re.escape(own_clause[1])}\b", option.statement.text):
+                continue
+        elif (
             subject
             and (table or not same_block)
             and option.block not in referred

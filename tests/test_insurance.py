@@ -1391,3 +1391,11 @@ def test_using_a_period_the_wording_says_is_not_applicable_is_answered_by_that_c
         **OFFLINE,
     )
     assert out.citations[0].citation == f"{GROUP} cl. 8.2" and "not applicable" in out.answer.split("[Source")[0]
+
+
+def test_a_clause_payable_as_per_the_table_of_benefits_is_followed_by_its_own_line_of_the_table(make_services):
+    """ "Expenses for cataract surgery are payable as per the Table of Benefits": the table's line for that clause
+    ("Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye") says how much, and no other line of the table follows."""
+    out = run_graph("What does the group rider pay for cataract surgery?", make_services(), **OFFLINE)
+    assert "Rs. 60,000 per eye" in out.answer and any(c.citation == f"{GROUP} cl. 3.10" for c in out.citations)
+    assert "per day" not in out.answer, out.answer
