@@ -131,6 +131,8 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     if set(words(before)) & (asked | {w for t in asked for w in _LAW_VERBS.get(t, ())}):
         return True  # "Such a transfer shall not require ...", asked about sending data
     subject, party = _party_words(before), _asked_party(question)
+    if party in _THING_PRONOUNS:  # the thing the scene named: the statement's own pronoun for it
+        return bool(subject & _THING_PRONOUNS)
     return any(subject & kind and party in kind for kind in _PARTY_KINDS)
 
 
@@ -146,9 +148,17 @@ _CONDITION_FIRST_RE = re.compile(
 )
 
 
+# "Does that stop my GP sharing ...?", "Will it cover a holiday dive?": the thing the scene named is the party, and
+# its verb the act (not the GP's sharing)
+_THING_ACTS = frozenset(words("stop prevent block cover apply affect include exclude allow permit"))
+_THING_PRONOUNS = frozenset(("it", "that", "this"))
+
+
 def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
     """The asking sentence's words and where its first party word is (None when it names none)."""
     tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", question_sentence(question)))
+    if len(tokens) > 2 and tokens[1] in _THING_PRONOUNS and words(tokens[2])[:1] and words(tokens[2])[0] in _THING_ACTS:
+        return tokens, 1
     # "the individual rider", "the group scheme": a word naming the policy's kind is not a party
     parties = (i for i, w in enumerate(tokens) if w in _ALL_PARTIES and tokens[i + 1 : i + 2] != ("rider",))
     return tokens, next(parties, None)

@@ -752,6 +752,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bwho (receives|gets|is paid) (the )?(claim )?(payment|money|amount)\b|\bpaid to whom\b",
         "settle claim settlement payment is made to",
     ),
+    # a claim or payment made late: what the payer owes for the delay
+    (
+        r"\b(penalt(y|ies)|compensat\w*|interest|pay (\w+ )?extra)\b.{0,40}\b(late|delay\w*|overdue)\b"
+        r"|\b(late|delay\w*|overdue)\b.{0,30}\b(settl\w*|claims?|payouts?|reimburs\w*)\b",
+        "payment is delayed interest",
+    ),
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
     # what data may not be used for: the uses a provision prohibits
     (
@@ -759,11 +765,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(uses?|used)\b.{0,40}\b(forbidden|banned|not allowed)\b",
         "prohibited uses",
     ),
-    (r"\bstop (them |the \w+ )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
     # while the accuracy is checked, processing may be restricted (not the data corrected yet)
     (
         r"\b(disput|contest|challeng|disagree)\w*\b.{0,60}\b(accura\w*|correct|wrong|right)\b"
-        r"|\bwhile (they|you|we|the \w+) (check|verif)\w*",
+        r"|\bwhile (they|you|we|the \w+)('re|'s| are| is)? (check|verif)\w*",
         "restriction of processing accuracy contested",
     ),
     (

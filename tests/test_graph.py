@@ -909,3 +909,27 @@ def test_with_no_wording_named_the_other_wording_s_clause_follows_when_it_says_s
         "How long do I have to claim after discharge?", make_services(), generator="offline", allow_web=False
     )
     assert len({c.citation.split(" cl. ")[1] for c in same.citations}) == len(same.citations), same.answer
+
+
+def test_asked_whether_a_thing_the_scene_names_stops_an_act_its_statement_that_it_does_not_answers_no(make_services):
+    # "Does that stop my GP sharing ...?": the opt-out is the party and stopping the act, not the GP's sharing
+    record = run_graph(
+        "I've registered a national data opt-out. Does that stop my GP sharing my details with the hospital"
+        " that's treating me?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert record.answer.startswith("No: the opt-out does not apply to individual care"), record.answer
+
+
+def test_asked_to_stop_use_while_accuracy_is_checked_the_right_to_restriction_answers(make_services):
+    record = run_graph(
+        "I'm sure a diagnosis written in my hospital record is wrong. While they're checking it, can I stop them"
+        " from using that information?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert record.citations[0].citation == "GDPR Art. 18(1)", record.answer
+    assert "contests the accuracy" in record.answer
