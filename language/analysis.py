@@ -70,6 +70,10 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|every|each|all|any|patients?"
         r"|[a-z]+s)\b",
     ),
+    (  # "Which of those costs can we pay?": a choice among what the asker described, not a list nor a sum
+        "explanation",
+        r"^\W*which of (those|these|them|the two|both)\b",
+    ),
     (  # "Which Caldicott principle is about complying with the law?": the answer names a provision
         "provision",
         r"^\W*(which|what) ((?!(does|do|did|is|are|must|should|can|will|would)\b)\w+ )?(principles?|articles?"
@@ -275,7 +279,8 @@ def variants_named(question: str) -> set[str]:
 # makes it advice; a question about records, data, access or consent is about rights, not treatment.
 _ADVICE_ACTION_RE = re.compile(
     r"\b(should|can|could|may|must|do) (i|he|she|my \w+|pat-\d+) (still )?(take|stop taking|stop|start"
-    r"|increase|reduce|double|skip|keep taking|come off|switch|combine|drink|exercise|have)\b"
+    r"|increase|reduce|double|skip|keep taking|come off|switch|combine|drink|exercise|have|go up|go down|raise|lower"
+    r"|titrate|prescribe|restart)\b"
     r"|\bwhat (dose|dosage|medicine|medication|treatment|tablets?|pills?|antibiotics?) (should|can|do|shall)\b"
     r"|\bhow (much|many) .{0,30}\b(should|can|do) (i|we|he|she) (take|have|use)\b"
     r"|\bis it (safe|ok|okay|alright|dangerous|fine) (for me |for my \w+ )?to\b"
@@ -293,7 +298,9 @@ _TREATMENT_RE = re.compile(
 ADVICE_ACT_REACH = 12  # characters after "is it OK for me to" where the act it asks about is said
 # taking something, or changing how much of it one takes ("should I double her apixaban?"), is treatment in itself
 _TAKING_RE = re.compile(
-    r"\b(take|taking|come off|dose|dosage|eat|eating|drink|drinking|double|halve|increase|reduce|skip)\b", re.I
+    r"\b(take|taking|come off|dose|dosage|eat|eating|drink|drinking|double|halve|increase|reduce|skip|titrate"
+    r"|\d+ ?(mg|mcg|micrograms?|ml|units))\b",
+    re.I,
 )
 _RIGHTS_OBJECT_RE = re.compile(
     r"\b(records?|data|information|notes|access(ing|ed)?|consent|cop(y|ies)|share|sharing|shared|privacy|portal|app"
@@ -317,7 +324,31 @@ _SECOND_QUESTION_RE = re.compile(
     r"|do|does|did|must|should|will|would|may|has|have)\b)",
     re.I,
 )
+# A follow-up asked after a comma: "how many days do we have to settle it, what if it needs investigating, and
+# is there a penalty?" (not "which"/"who"/"where": after a comma they open a relative clause)
+_COMMA_QUESTION_RE = re.compile(
+    r",\s+(?=(?:how|what|when|is|are|can|could|do|does|did|must|should|will|would|may|has|have)\b)", re.I
+)
+_ASKS_RE = re.compile(
+    r"^(?:how|what|when|where|who|whom|whose|which|why|is|are|am|was|were|can|could|do|does|did|must|should|will"
+    r"|would|may|might|has|have|had|shall)\b",
+    re.I,
+)
 PART_MIN_WORDS = 2  # "how fast?" asks something; "and?" does not
+
+
+def _comma_parts(part: str) -> list[str]:
+    """A part split at commas opening a follow-up question, when what precedes each comma asks too ("once we've
+    got the last document, how many days ..." is one question after its scene)."""
+    out: list[str] = []
+    asking = False  # the last part holds a question, not only its scene
+    for piece in _COMMA_QUESTION_RE.split(part):
+        if asking or not out:
+            out.append(piece)
+        else:
+            out[-1] = f"{out[-1]}, {piece}"
+        asking = bool(_ASKS_RE.match(piece.strip()))
+    return out
 
 
 def question_parts(question: str) -> list[str]:
@@ -327,7 +358,12 @@ def question_parts(question: str) -> list[str]:
     if not asked:
         return []
     scene = question[: question.find(asked[0])].strip()
-    parts = [p.strip(" ,?") for sentence in asked for p in _SECOND_QUESTION_RE.split(sentence)]
+    parts = [
+        p.strip(" ,?")
+        for sentence in asked
+        for joined in _SECOND_QUESTION_RE.split(sentence)
+        for p in _comma_parts(joined)
+    ]
     parts = [p for p in parts if len(p.split()) >= PART_MIN_WORDS]
     if len(parts) < 2:
         return []

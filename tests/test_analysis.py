@@ -95,6 +95,8 @@ def test_the_asking_sentence_decides_not_the_preamble():
         # a clinician asking what to do about a patient's medicine before a procedure
         "My patient takes apixaban. How many days before her tooth extraction should she stop it?",
         "Lucy Roberts has been to A&E twice with her AF. Should I double her apixaban?",  # changing a dose
+        "He is on amlodipine 5mg and his blood pressure is still high. Should I go up to 10mg?",
+        "Should I prescribe amoxicillin for her cough?",
     ],
 )
 def test_personal_medical_advice_is_recognised(question):
@@ -111,6 +113,8 @@ def test_personal_medical_advice_is_recognised(question):
         "Can I stop a hospital sharing my data for research?",
         "Can my GP share my vaccination record with my school?",
         "Is it OK for me to take a copy of my records to a new hospital?",
+        "Can I lower the premium on my rider?",
+        "Can I restart a claim the insurer closed?",
     ],
 )
 def test_rights_over_records_and_policy_questions_are_not_medical_advice(question):
@@ -348,6 +352,23 @@ def test_two_questions_asked_in_one_are_split_each_after_the_scene():
     ]
     assert question_parts("Can I see and correct my records?") == []  # one question about two acts
     assert question_parts("How long do I have to report a breach?") == []
+    # follow-ups after commas; a scene before a comma is not a question of its own
+    assert question_parts(
+        "once we've got the last document on a claim, how many days do we have to settle it, what if it needs"
+        " investigating, and is there a penalty if we're late?"
+    ) == [
+        "Once we've got the last document on a claim, how many days do we have to settle it?",
+        "What if it needs investigating?",
+        "Is there a penalty if we're late?",
+    ]
+    assert question_parts("If I cancel, what happens to my premium?") == []
+    assert question_parts("My hospital, which is public, can it share data?") == []  # a relative clause
+
+
+def test_a_choice_among_what_the_asker_described_is_neither_a_list_nor_a_sum():
+    question = "The insured had scans before admission and physio after discharge. Which of those costs can we pay?"
+    assert analyse(question).answer_type == "explanation"
+    assert analyse("What costs does the rider cap?").answer_type == "amount"
 
 
 def test_paperwork_is_a_list_of_documents():

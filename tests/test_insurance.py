@@ -1399,3 +1399,29 @@ def test_a_clause_payable_as_per_the_table_of_benefits_is_followed_by_its_own_li
     out = run_graph("What does the group rider pay for cataract surgery?", make_services(), **OFFLINE)
     assert "Rs. 60,000 per eye" in out.answer and any(c.citation == f"{GROUP} cl. 3.10" for c in out.citations)
     assert "per day" not in out.answer, out.answer
+
+
+def test_three_questions_in_one_sentence_are_each_answered_the_first_first(make_services):
+    """ "how many days to settle it, what if it needs investigating, and is there a penalty if we're late?": the
+    15 days lead, then the 45 days of an investigation and the interest owed on a late payment."""
+    out = run_graph(
+        "once we've got the last document on an individual rider claim, how many days do we have to settle it,"
+        " what if it needs investigating, and is there a penalty if we're late?",
+        make_services(),
+        **OFFLINE,
+    )
+    first = out.answer.split("[Source")[0]
+    assert "within 15 days" in first, out.answer
+    assert "within 45 days" in out.answer and "2% above the bank rate" in out.answer, out.answer
+
+
+def test_asked_which_of_the_costs_described_are_paid_the_clause_on_those_costs_answers(make_services):
+    # "Which of those costs ..." asks neither for a sum (it was refused for stating none) nor for a list
+    out = run_graph(
+        "Individual CareShield claim: the insured had scans about three weeks before admission and has had physio"
+        " for ten weeks since discharge. Which of those costs can we pay?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "answered" and out.citations[0].citation == f"{INDIVIDUAL} cl. 3.2", out.answer
+    assert "30 days immediately before" in out.answer and "60 days immediately after" in out.answer
