@@ -664,6 +664,8 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
         replaced = own & set(words(phrase))
         if replaced:
             bridged.append((own - replaced) | (set(words(terms)) - ANSWER_TYPE_WORDS))
+        else:  # a phrase of words every policy question shares ("after the admission"): its terms alone name it
+            bridged.append(set(words(terms)) - ANSWER_TYPE_WORDS - _COVER_QUESTION_WORDS)
     return Subject((own, *(frozenset(form) for form in bridged if form)))
 
 

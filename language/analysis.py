@@ -95,7 +95,7 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (
         "deadline",
-        r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance)|how much (notice|time)|by when"
+        r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance|far before|far after)|how much (notice|time)|by when"
         r"|until when|by what date|at what (point|stage|time|moment)"
         r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
         r"|deadline|time limit"
@@ -128,7 +128,9 @@ _RULES: list[tuple[AnswerType, str]] = [
         "amount",  # "how much of the patient's history should I include?" asks how much to share, not a sum
         r"\b(how much(?! (of (the|a|my|his|her|their|our) )?([\w-]+'?s? )?(information|data|details?|history|notes"
         r"|records?)\b)|how big|how high|how many|maximum|minimum|limit|cap|ceiling|fines?|fees?|charge[ds]?"
-        r"|cost|costs|price|percentage|per ?cent|%|amount|sum insured|co-?pay\w*|sub-?limits?|room rent)\b",
+        # "are those costs covered?" asks whether, not how much
+        r"|costs?(?! (be |are |is |get |were )?(covered|paid|reimbursed|included|payable))"
+        r"|price|percentage|per ?cent|%|amount|sum insured|co-?pay\w*|sub-?limits?|room rent)\b",
     ),
     (
         "definition",

@@ -1425,3 +1425,18 @@ def test_asked_which_of_the_costs_described_are_paid_the_clause_on_those_costs_a
     )
     assert out.status == "answered" and out.citations[0].citation == f"{INDIVIDUAL} cl. 3.2", out.answer
     assert "30 days immediately before" in out.answer and "60 days immediately after" in out.answer
+
+
+def test_asked_how_far_before_and_after_admission_costs_are_covered_the_pre_and_post_clause_leads(make_services):
+    # "how far before" asks a period, "those costs covered" whether (not how much: it was refused for stating no
+    # sum); "after the admission" names the pre- and post-hospitalisation clause, though its words are every
+    # policy question's, so the notice period for a planned admission does not lead for sharing "planned"
+    out = run_graph(
+        "I'm booked in for an operation under my individual CareShield rider. I've already paid for scans and tests"
+        " over the past few weeks, and I'll need follow-up check-ups and physio afterwards. How far before and after"
+        " the admission are those costs covered?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{INDIVIDUAL} cl. 3.2", out.answer
+    assert "30 days immediately before" in out.answer.split("[Source")[0]
