@@ -49,6 +49,7 @@ from language.references import (
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
 from language.titles import passage_title, titled
+from language.waiting import cover_run_days, still_waiting
 from language.words import words
 
 MIN_SUPPORT = 0.3  # below this no statement answers: the refusal ...
@@ -68,6 +69,7 @@ MAX_STEPS = 4  # a procedure answered clause by clause ...
 STEPS_MAX_WORDS = 180  # ... in at most this many words
 CUE_BONUS = 0.15
 LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
+WAITING_BONUS = 0.3  # a waiting period longer than the question says the cover has run
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
 BINDING_BONUS = 0.08
 # The EHDS governs electronic health records, their exchange and secondary use; the GDPR governs all processing.
@@ -219,6 +221,7 @@ class Option:
     support: float
     score: float
     cue: bool = False
+    waiting: bool = False  # a waiting period still running for every illness or the kind asked: it names the case
 
 
 # points of another article a provision takes in: "... referred to in points (b), (c) and (d) of Article 33(3)"
@@ -462,6 +465,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         default=0,
     )
     described = {w[:CASE_STEM] for w in [*words(question), *words(" ".join(expansion_terms(question)))]}
+    # how long the asker's cover has run, if the question says, when it asks whether or when (not how much)
+    run_days = cover_run_days(question) if analysis.answer_type in ("yes_no", "deadline", "explanation") else None
+    waited_for = f"{question} {' '.join(expansion_terms(question))}"
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -500,10 +506,14 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             and puts_the_duty_on_the_asker(question, statement.text)
         ):  # "How long do I have to claim?": the insured person's duty, not the insurer's ("we" is every controller)
             score += OWN_DUTY_BONUS
+        waiting = block.document_type == "policy_wording" and still_waiting(
+            waited_for, _cue_text(statement, block), run_days, bool(content_terms(question) & _named(statement.text))
+        )  # "I bought it two weeks ago ...": the waiting period still running answers, cover or no cover
+        cue, score = (True, score + WAITING_BONUS) if waiting else (cue, score)
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
-        out.append(Option(index, statement, support.score, score, cue))
+        out.append(Option(index, statement, support.score, score, cue, waiting))
     return out
 
 
@@ -659,13 +669,16 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
     own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - ANSWER_TYPE_WORDS - names)
     if not own:
         return Subject()
-    bridged = []
+    bridged: list[frozenset[str] | set[str]] = []
+    headings = {w for b in blocks if b.document_type == "policy_wording" for w in words(_heading(b))}
     for phrase, terms in bridges(question):
         replaced = own & set(words(phrase))
         if replaced:
             bridged.append((own - replaced) | (set(words(terms)) - ANSWER_TYPE_WORDS))
-        else:  # a phrase of words every policy question shares ("after the admission"): its terms alone name it
-            bridged.append(set(words(terms)) - ANSWER_TYPE_WORDS - _COVER_QUESTION_WORDS)
+        elif (named := set(words(terms)) - ANSWER_TYPE_WORDS - _COVER_QUESTION_WORDS) & headings:
+            # a phrase of words every policy question shares ("after the admission"): its terms name it when they
+            # name a clause by its heading ("Pre-hospitalisation and Post-hospitalisation Medical Expenses")
+            bridged.append(named)
     return Subject((own, *(frozenset(form) for form in bridged if form)))
 
 
@@ -706,7 +719,7 @@ def lead_option(
     def answers(option: Option) -> bool:
         strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
         supported = option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
-        return supported and _names_asked(asked or set(), option, blocks[option.block])
+        return supported and (option.waiting or _names_asked(asked or set(), option, blocks[option.block]))
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
     if subject:  # a clause whose heading names the subject answers before one that mentions it in passing,
@@ -1619,11 +1632,16 @@ def _part_leads(
         if found is None or found.score < MIN_LEAD_SCORE:
             continue
         said = {w for o in [*chosen, *out] for w in _asked_words_said(part, o.statement.whole)}
-        if not own and len(_asked_words_said(part, found.statement.whole) - said) < PART_NEW_WORDS:
+        # asked how much, a statement of the sum answers when nothing quoted states one, whatever words it shares
+        stated = bool(fact_kind and any(fact_kind.search(o.statement.whole) for o in [*chosen, *out]))
+        new_fact = bool(fact_kind and found.cue and not stated)
+        if not own and not new_fact and len(_asked_words_said(part, found.statement.whole) - said) < PART_NEW_WORDS:
             continue  # the answer already says what this part asks (or the part's best says little of it)
         place = (found.block, found.statement.position)
         same = next((o for o in candidates if (o.block, o.statement.position) == place), None)
-        if same is not None and not any(same.statement.text in o.statement.whole for o in [*chosen, *out]):
+        # the sentence announcing a point's list is quoted before the point ("... Accident: (a) Cataract")
+        quoted = [_cue_text(o.statement, blocks[o.block]) for o in [*chosen, *out]]
+        if same is not None and not any(same.statement.text.rstrip(".:") in text for text in quoted):
             out.append(same)
     return out
 

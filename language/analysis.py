@@ -95,7 +95,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (
         "deadline",
-        r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance|far before|far after)|how much (notice|time)|by when"
+        r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance|far before|far after)"
+        r"|how much (notice|time)|by when"
         r"|until when|by what date|at what (point|stage|time|moment)"
         r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
         r"|deadline|time limit"

@@ -1440,3 +1440,26 @@ def test_asked_how_far_before_and_after_admission_costs_are_covered_the_pre_and_
     )
     assert out.citations[0].citation == f"{INDIVIDUAL} cl. 3.2", out.answer
     assert "30 days immediately before" in out.answer.split("[Source")[0]
+
+
+def test_a_waiting_period_still_running_for_the_cover_the_question_says_answers(make_services):
+    """ "bought it two weeks ago ... admitted with dengue": the 30 days from the first commencement date (no clause
+    names dengue, and no pre-existing disease was asked about); "8 months after joining" for a cataract: the 12
+    months of the listed diseases, and the part asking the limit per eye gets the table's line."""
+    dengue = run_graph(
+        "I bought my own CareShield rider two weeks ago - it's my first ever health cover - and now I've been"
+        " admitted with dengue fever. Will they pay?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert dengue.citations[0].citation == f"{INDIVIDUAL} cl. 4.3", dengue.answer
+    assert "within 30 days from the first commencement date" in dengue.answer.split("[Source")[0]
+    cataract = run_graph(
+        "A member on the group CareShield rider wants cataract surgery 8 months after joining, no accident"
+        " involved. Is it payable yet, and what's the limit per eye?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert cataract.citations[0].citation == f"{GROUP} cl. 4.2", cataract.answer
+    assert "12 months of continuous coverage" in cataract.answer.split("[Source")[0]
+    assert "Rs. 60,000 per eye" in cataract.answer and cataract.answer.count("listed below") == 1
