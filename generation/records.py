@@ -57,6 +57,7 @@ FIELDS = {
     "Address": ("address", "live", "lives", "living", "postcode"),
     "Date of birth": ("born", "birth", "birthday", "dob"),
     "Gender": ("gender", "sex"),
+    "NHS number": ("nhs",),  # in the record's first line and its metadata, not a "Field: value" line
 }
 _FIELD_RE = re.compile(rf"\b({'|'.join(re.escape(f) for f in FIELDS)}): ([^\n]*?)\.(?=\s|$)")
 _TREATED_FOR_RE = re.compile(r"\b(treated for|suffer(s|ing)? from|diagnosed with|wrong with)\b", re.I)
@@ -166,7 +167,9 @@ def _not_recorded(question: str, blocks: list[Evidence]) -> list[str]:
 
 # details that say which patient is meant, not what is asked: "Keith, born 2004", "the one living in Plymouth"
 _DETAIL_RE = re.compile(
-    r"\bborn (?:in )?(?:19|20)\d\d\b|\b(?:19|20)\d\d[- ]born\b|\b(?:living|lives|who lives|from) in [A-Z][\w'-]*"
+    r"\bNHS (?:number|no\.?) *[\d ]{10,13}"
+    r"|\b(?:date of birth|dob|born)(?: is| on)? (?:\d{1,2}(?:st|nd|rd|th)? \w+ (?:19|20)\d\d|(?:19|20)\d\d-\d\d-\d\d)"
+    r"|\bborn (?:in )?(?:19|20)\d\d\b|\b(?:19|20)\d\d[- ]born\b|\b(?:living|lives|who lives|from) in [A-Z][\w'-]*"
     r"|\bfrom [A-Z][\w'-]*"
 )
 
@@ -178,15 +181,22 @@ def fields_asked(question: str) -> list[str]:
     return [field for field, names in FIELDS.items() if asked & set(names)]
 
 
+def _as_in_sentence(field: str) -> str:
+    """A field's name inside a sentence: "date of birth", "NHS number" (an acronym keeps its capitals)."""
+    return field if field[1:2].isupper() else f"{field[0].lower()}{field[1:]}"
+
+
 def demographic_answers(fields: list[str], blocks: list[Evidence]) -> list[str]:
     """Each asked field of each patient's demographics, as the record states it."""
     sentences = []
     for index, block in enumerate(blocks):
         stated = dict(_FIELD_RE.findall(block.text)) if block.authority == "record" else {}
+        if stated and (number := block.metadata.get("nhs_number")):  # a demographics record: whose it is too
+            stated["NHS number"] = str(number)
         for field in fields:
             if stated.get(field):
                 sentences.append(
-                    f"The {field[0].lower()}{field[1:]} of {_who(block)} is {stated[field]} [Source {index + 1}]."
+                    f"The {_as_in_sentence(field)} of {_who(block)} is {stated[field]} [Source {index + 1}]."
                 )
     return sentences
 

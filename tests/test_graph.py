@@ -221,6 +221,12 @@ def test_asked_about_one_thing_in_a_patient_s_records_the_items_naming_it_answer
             "When was the patient with NHS number 999 244 8458 born?",
             "The date of birth of Beatriz Michael Evans (pat-0007) is 1968-03-03",
         ),
+        (  # the NHS number asked for; the date of birth given only to say which of two namesakes is meant
+            "I need to contact the GP of Liam Da Silva, date of birth 14 December 1931. Which practice is he"
+            " registered with, and what's his NHS number?",
+            "The registered GP practice of Liam Da Silva (pat-0042) is Westbrook Medical Practice [Source 1]. The NHS"
+            " number of Liam Da Silva (pat-0042) is 9995331616",
+        ),
     ],
 )
 def test_asked_for_a_field_of_a_patient_s_demographics_the_record_s_line_answers(make_services, question, answer):
