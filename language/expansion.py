@@ -608,7 +608,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "submit claim documents",
     ),
     (
-        r"\b(drunk|intoxicated|under the influence|addict\w*|rehab\w*|detox\w*)\b",
+        r"\b(drunk|intoxicated|under the influence|addict\w*|rehab\w*|detox\w*|alcoholic|alcohol[- ]related"
+        r"|(heavy|binge|problem) drinking|drinking problem)\b",
         "alcoholism substance abuse addictive condition",
     ),
     (r"\bgall ?stones?\b|\bgall ?bladder\b|\bkidney stones?\b", "stones in the gall bladder bile duct kidney"),

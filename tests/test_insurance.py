@@ -1463,3 +1463,13 @@ def test_a_waiting_period_still_running_for_the_cover_the_question_says_answers(
     assert cataract.citations[0].citation == f"{GROUP} cl. 4.2", cataract.answer
     assert "12 months of continuous coverage" in cataract.answer.split("[Source")[0]
     assert "Rs. 60,000 per eye" in cataract.answer and cataract.answer.count("listed below") == 1
+
+
+def test_an_alcohol_related_illness_is_answered_by_the_alcoholism_exclusion(make_services):
+    out = run_graph(
+        "We've received an individual rider claim for treatment of alcoholic liver disease. Is it payable?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{INDIVIDUAL} cl. 5.9", out.answer
+    assert "alcoholism, drug or substance abuse" in out.answer
