@@ -765,7 +765,22 @@ def lead_option(
         # an extension of a period follows the period itself; so does what happens when it is missed ("If the
         # notification is not made within 72 hours, ...") the rule setting it
         base = [o for o in ranked if o.block == best.block and o.cue and o.statement.position < best.statement.position]
-        best = min(base, key=lambda o: o.statement.position, default=best)
+        period = _PERIOD_RE.search(best.statement.text)
+        if not base and period and _period_in_condition(best.statement.text):
+            # set by another clause of the same document ("has not received a reply within 14 days" after 9.1's
+            # "resolve it within 14 days"): the statement setting that very period
+            base = [
+                o
+                for o in ranked
+                if o.cue
+                and o.block != best.block
+                and blocks[o.block].doc_id == blocks[best.block].doc_id
+                and period.group(0).lower() in o.statement.text.lower()
+                and not _period_in_condition(o.statement.text)
+            ]
+            best = max(base, key=lambda o: o.score, default=best)
+        else:
+            best = min(base, key=lambda o: o.statement.position, default=best)
     if blocks[best.block].authority != "binding":
         home = blocks[best.block]
         # a commentary restating a provision the evidence holds ("GDPR Art. 35(1) requires ...") yields to it
@@ -800,11 +815,21 @@ _DUTY_LEAD_IN_RE = re.compile(
 )
 
 
+_MAIN_MODAL_RE = re.compile(r"\b(shall|may|must|will|can|should)\b", re.I)
+
+
 def _period_in_condition(text: str) -> bool:
     """The statement's period is in its opening condition ("If the notification is not made within 72 hours, it
     must be accompanied by reasons"): it says what follows from a period set elsewhere, not the period."""
-    condition = _RULE_CASE_RE.match(text)
-    return bool(condition and _PERIOD_RE.search(condition.group(0)) and not _PERIOD_RE.search(text[condition.end() :]))
+    if not _RULE_CASE_RE.match(text):
+        return False
+    # the condition runs to the last comma before the main clause's modal ("If ... not satisfied with the
+    # resolution, or has not received a reply within 14 days, he or she may write ...")
+    modal = _MAIN_MODAL_RE.search(text)
+    end = text.rfind(",", 0, modal.start()) if modal else -1
+    if end < 0:
+        return False
+    return bool(_PERIOD_RE.search(text[:end]) and not _PERIOD_RE.search(text[end:]))
 
 
 def _states_a_rule(statement: Statement) -> bool:
@@ -1625,7 +1650,14 @@ def _part_leads(
         subject = policy_subject(part, analysis, blocks)
         # asked how long or how much, the lead's own provision stating it answers first ("Under that accelerated
         # procedure, ... within two months" after the accelerated procedure, not another procedure's three months)
-        own = [o for o in scored if fact_kind and o.cue and o.block == chosen[0].block]
+        own = [
+            o
+            for o in scored
+            if fact_kind
+            and o.cue
+            and o.block == chosen[0].block
+            and not any((o.block, o.statement.position) == (c.block, c.statement.position) for c in chosen)
+        ]
         found = max(own, key=lambda o: o.score, default=None) or lead_option(
             scored, blocks, asked_about(part, analysis), subject, fact_wanted, fact_kind, cue_needed
         )

@@ -753,6 +753,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bwho (receives|gets|is paid) (the )?(claim )?(payment|money|amount)\b|\bpaid to whom\b",
         "settle claim settlement payment is made to",
     ),
+    # a complaint or problem sorted out: resolved
+    (
+        r"\bsort(ed|ing)? (it|this|that|things|them|the \w+) out\b|\bsort out\b|\bfix(ed)? the (problem|issue)\b",
+        "resolve",
+    ),
     # a claim or payment made late: what the payer owes for the delay
     (
         r"\b(penalt(y|ies)|compensat\w*|interest|pay (\w+ )?extra)\b.{0,40}\b(late|delay\w*|overdue)\b"

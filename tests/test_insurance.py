@@ -1473,3 +1473,16 @@ def test_an_alcohol_related_illness_is_answered_by_the_alcoholism_exclusion(make
     )
     assert out.citations[0].citation == f"{INDIVIDUAL} cl. 5.9", out.answer
     assert "alcoholism, drug or substance abuse" in out.answer
+
+
+def test_a_period_in_a_clause_s_condition_is_answered_first_by_the_clause_setting_it(make_services):
+    """ "... has not received a reply within 14 days, he or she may write to the Grievance Redressal Officer": the
+    14 days are 9.1's, which also says the 24 hours to acknowledge; the officer follows for the second part."""
+    out = run_graph(
+        "I emailed a complaint about my individual CareShield claim. How quickly should they acknowledge it and sort"
+        " it out, and who do I go to if they don't?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{INDIVIDUAL} cl. 9.1", out.answer
+    assert "within 24 hours" in out.answer.split("[Source")[0] and "Grievance Redressal Officer" in out.answer
