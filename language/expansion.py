@@ -435,6 +435,19 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bat registration\b",
         "information to be provided where personal data are collected from the data subject",
     ),
+    # the DPO brought into a decision: the controller seeks the DPO's advice
+    (
+        r"\b(dpo|data protection officer)s?\b.{0,40}\b(involved|involve|consulted|consult|sign (it )?off|say|input"
+        r"|advice|advise|in the loop|brought in)\b"
+        r"|\b(involve|consult|ask|tell)\w* (our|the|a) (dpo|data protection officer)\b",
+        "seek the advice of the data protection officer",
+    ),
+    # processing that reaches everyone a body serves: on a large scale
+    (
+        r"\b(every|all|all of) (our |the |its |their )?(patients?|service users|population|residents|members"
+        r"|customers)\b|\bwhole (trust|hospital|population|region|country)('s)?\b|\b(thousands|millions) of\b",
+        "on a large scale",
+    ),
     (  # "special permission" is no category of data
         r"\bspecial (categor\w+|kinds?|types?|personal data|data|health data|information)\b"
         r"|\b(is|are) (\w+ ){0,3}special\b"

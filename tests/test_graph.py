@@ -939,3 +939,18 @@ def test_asked_to_stop_use_while_accuracy_is_checked_the_right_to_restriction_an
     )
     assert record.citations[0].citation == "GDPR Art. 18(1)", record.answer
     assert "contests the accuracy" in record.answer
+
+
+def test_a_tool_processing_every_patient_s_health_data_is_large_scale_and_the_dpo_is_asked_for_advice(make_services):
+    # "for every patient we see" is processing on a large scale (35(3)(b)); "does our DPO have to be involved?" is
+    # answered by 35(2), which the second part's own search brings
+    record = run_graph(
+        "We want to roll out an AI triage tool that processes health data for every patient we see. Do we need a"
+        " DPIA before go-live, and does our DPO have to be involved?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert "processing, on a large scale" in record.answer, record.answer
+    assert "seek the advice of the data protection officer" in record.answer
+    assert any(c.citation == "GDPR Art. 35(2)" for c in record.citations)
