@@ -1501,6 +1501,8 @@ def _with_counterparts(
     elif not named and blocks[lead.block].metadata.get("variant"):
         wanted = {str(b.metadata["variant"]) for b in blocks if b.metadata.get("variant")}
         paired_with, differing = [lead], True
+    elif len(named) > 1:  # "How much for the ambulance on his own rider? Would it be more on the group one?"
+        paired_with, wanted, differing = [lead], named, True
     else:
         return chosen, []
     out: list[Option] = []

@@ -275,7 +275,7 @@ def variants_named(question: str) -> set[str]:
     """Every policy variant the question names ("between the group and individual riders": both), by its name or
     in plain words ("my cover through work": the group variant)."""
     named = {m.lower() for m in _VARIANT_RE.findall(question)}
-    return named or {variant for pattern, variant in _PLAIN_VARIANTS if pattern.search(question)}
+    return named | {variant for pattern, variant in _PLAIN_VARIANTS if pattern.search(question)}
 
 
 # Medical advice: a person asking what to take, stop or do for their own body. The treatment object is what

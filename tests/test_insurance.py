@@ -1486,3 +1486,16 @@ def test_a_period_in_a_clause_s_condition_is_answered_first_by_the_clause_settin
     )
     assert out.citations[0].citation == f"{INDIVIDUAL} cl. 9.1", out.answer
     assert "within 24 hours" in out.answer.split("[Source")[0] and "Grievance Redressal Officer" in out.answer
+
+
+def test_two_wordings_named_one_in_plain_words_are_each_answered_from_their_clause(make_services):
+    # "his own rider" is the individual wording, "my company's group rider" the group one: both clauses' sums
+    out = run_graph(
+        "My dad has his own CareShield rider and was taken by road ambulance to the nearest hospital, then moved"
+        " to a bigger one. How much will they pay for the ambulance? Would it be more on my company's group"
+        " CareShield rider?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert [c.citation for c in out.citations][:2] == [f"{INDIVIDUAL} cl. 3.6", f"{GROUP} cl. 3.6"], out.answer
+    assert "Rs. 2,000" in out.answer and "Rs. 3,000" in out.answer
