@@ -63,6 +63,7 @@ _CONDITION_RE = re.compile(
 )
 
 
+_MEMBER_STATE_RE = re.compile(r"\bmember states?\b", re.I)
 _IRREGULAR_PLURALS = {"children": "child", "women": "woman", "men": "man"}
 
 
@@ -70,6 +71,7 @@ _IRREGULAR_PLURALS = {"children": "child", "women": "woman", "men": "man"}
 def _party_words_in_order(text: str) -> tuple[str, ...]:
     """Lower-case words in order, a plural as its singular ("representatives": "representative", "children":
     "child")."""
+    text = _MEMBER_STATE_RE.sub("state", text)  # a Member State is a country, not a member of a scheme
     return tuple(
         _IRREGULAR_PLURALS.get(w) or (w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
         for w in re.findall(r"[a-z]+", text.lower())
@@ -223,6 +225,9 @@ _TO_AUTHORITY_RE = re.compile(
 )
 
 
+_TO_THE_ASKER_RE = re.compile(r"\b(tell|inform|notify|warn|update|contact|explain to) (us|me)\b", re.I)
+_EACH_OTHER_RE = re.compile(r"^\s+(each other|one another)\b", re.I)
+
 # a question between alternatives ("... or is it ...?", "... or does it ...?"), which yes or no does not answer
 _ALTERNATIVE_RE = re.compile(r"\bor (is|are|was|does|do|did|can|could|should|must|will|would|has|have)\b", re.I)
 
@@ -294,6 +299,8 @@ def yes_no_opener(question: str, text: str) -> str:
             and (verb[0] == act or verb[0] in in_law if act else verb[0] in in_law)
             and (_same_party(question, text, match) or _needed_thing(act, match))
             and not (to_person and _TO_AUTHORITY_RE.match(text[match.end() :]))
+            # "shall inform each other" is done among its subjects, not to the asker ("Do they have to tell us?")
+            and not (_TO_THE_ASKER_RE.search(question) and _EACH_OTHER_RE.match(text[match.end() :]))
         ):
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))

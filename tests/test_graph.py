@@ -954,3 +954,17 @@ def test_a_tool_processing_every_patient_s_health_data_is_large_scale_and_the_dp
     assert "processing, on a large scale" in record.answer, record.answer
     assert "seek the advice of the data protection officer" in record.answer
     assert any(c.citation == "GDPR Art. 35(2)" for c in record.citations)
+
+
+def test_member_states_are_no_member_and_informing_each_other_does_not_tell_the_asker(make_services):
+    # "Member States shall provide ..." read as a member's act, and "shall inform each other" as telling "us", both
+    # opened "Yes:"; the refusal's justification (68(9)) answers "Do they have to tell us why?"
+    record = run_graph(
+        "The health data access body turned down our application. Do they have to tell us why, and could they have"
+        " offered us something short of a full permit instead?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert record.citations[0].citation == "EHDS Art. 68(9)", record.answer
+    assert not record.answer.startswith("Yes")
