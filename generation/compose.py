@@ -1787,6 +1787,11 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 # an exclusion naming what was asked: no; only in some cases when it has exceptions or a narrower
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
                 opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
+            elif not opener and analysis.about_cover and lead.waiting:
+                # a waiting period still running: not yet, unless the question is the case its exception saves
+                # ("broke my arm in a car crash": an Accident, in the law's terms for the plain words)
+                described = f"{question} {' '.join(expansion_terms(question))}"
+                opener = ONLY_SOME if _excludes_only_some(described, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
         if option is not listed and not any(option is p for p in [*paired, *parts]):  # lists apart (MAX_WORDS), the
             budget -= len(text.split())  # other side of a comparison, another part's answer; the name below takes none

@@ -1454,6 +1454,7 @@ def test_a_waiting_period_still_running_for_the_cover_the_question_says_answers(
     )
     assert dengue.citations[0].citation == f"{INDIVIDUAL} cl. 4.3", dengue.answer
     assert "within 30 days from the first commencement date" in dengue.answer.split("[Source")[0]
+    assert dengue.answer.startswith("No: "), dengue.answer  # not yet: dengue is no accident the exception saves
     cataract = run_graph(
         "A member on the group CareShield rider wants cataract surgery 8 months after joining, no accident"
         " involved. Is it payable yet, and what's the limit per eye?",
