@@ -1428,6 +1428,33 @@ def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -
     return best if case_words(best) else lead
 
 
+CASE_MARGIN = 0.15  # how much less a statement naming the question's case may score and still lead
+_APPLYING_RE = re.compile(r"\bappl(y|ies)\b", re.I)
+# words that name the law, the parties or the asking, not the case a scope rule is for
+_NOT_CASE_WORDS = frozenset(words("gdpr ehds regulation law apply applies eu union patients people data personal"))
+
+
+def _scope_for_the_case(lead: Option, candidates: list[Option], blocks: list[Evidence], question: str) -> Option:
+    """Asked whether a law applies, the scope rule for the question's own case answers: "an app company outside the
+    EU that tracks the behaviour of EU patients" is 3(2)(b)'s "monitoring of their behaviour", not 3(3)'s controller
+    "established in a place where Member State law applies by virtue of public international law", which scored a
+    little higher and names nothing the question says."""
+
+    def applying(option: Option) -> bool:  # a point, with the sentence announcing its list
+        return bool(_APPLYING_RE.search(_cue_text(option.statement, blocks[option.block])))
+
+    if not lead.cue or not applying(lead):
+        return lead
+    asked = content_terms(question) - _NOT_CASE_WORDS
+
+    def named(option: Option) -> int:
+        return len(asked & set(words(option.statement.text)))
+
+    rivals = [o for o in candidates if o.cue and o.score >= lead.score - CASE_MARGIN and applying(o)]
+    best = max(rivals, key=lambda o: (named(o), o.score), default=lead)
+    return best if named(best) > named(lead) else lead
+
+
 # an exception to other paragraphs of the same article: "Paragraphs 1 and 2 do not apply to the extent that ..."
 _EXCEPTION_TO_RE = re.compile(
     r"^\W*(?P<named>paragraphs? \d+(?:(?:,| and| or) \d+)*) (?:do|does|shall|will) not apply\b", re.I
@@ -1731,6 +1758,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         lead = lead_option(remaining, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     lead = _whole_list(lead or first, candidates, analysis)  # nothing else answers: as the source has it
     lead = _point_for_the_case(lead, candidates, question)
+    if analysis.answer_type == "yes_no":
+        lead = _scope_for_the_case(lead, candidates, blocks, question)
     lead = _list_for_its_lead_in(lead, candidates, question, analysis)
     lead = _rule_before_its_exception(lead, candidates, blocks, question, analysis)
     lead = _introducing_statement(lead, candidates)

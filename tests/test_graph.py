@@ -968,3 +968,22 @@ def test_member_states_are_no_member_and_informing_each_other_does_not_tell_the_
     )
     assert record.citations[0].citation == "EHDS Art. 68(9)", record.answer
     assert not record.answer.startswith("Yes")
+
+
+@pytest.mark.parametrize(
+    ("question", "point"),
+    [
+        ("Does the GDPR apply to an app company based outside the EU that tracks the behaviour of EU patients?", "(b)"),
+        (
+            "We're a US telemedicine company with no office in Europe, but we offer paid video consultations to"
+            " patients living in Germany. Does the GDPR apply to us?",
+            "(a)",
+        ),
+    ],
+)
+def test_asked_whether_a_law_applies_the_scope_rule_naming_the_question_s_case_leads(make_services, question, point):
+    # 3(3) (a place where Member State law applies by virtue of public international law) scored higher and names
+    # nothing of the case; 3(2)'s point on offering services or monitoring behaviour is the asker's case
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation == "GDPR Art. 3(2)", record.answer
+    assert f": {point} " in record.answer.split("[Source")[0]
