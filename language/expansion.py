@@ -21,11 +21,17 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\behds\b", "European Health Data Space"),
     (r"\bdpia\b", "data protection impact assessment"),
     (r"\bdpo\b", "data protection officer"),
-    (r"\bsars?\b|\bsubject access\b", "right of access by the data subject"),
+    # "everything it holds about me": a subject access request in plain words
+    (
+        r"\bsars?\b|\bsubject access\b|\b(everything|all the (data|information)|whatever) (it|you|they|we|the \w+)"
+        r" (holds?|has|keeps?|stores?) (about|on)\b",
+        "right of access by the data subject",
+    ),
     # how long an organisation has to answer a data subject's request (not a Freedom of Information one):
     # "information on action taken on a request"
     (
-        r"\b(respond|reply|answer|deal with|get back)\w*\b.{0,40}(\bsubject access\b|\bsars?\b|\b(access|erasure"
+        r"\b(respond|reply|answer|deal with|get back)\w*\b.{0,40}(\bsubject access\b|\bsars?\b"
+        r"|\beverything (it|you|they|we|the \w+) (holds?|has|keeps?) (about|on)\b|\b(access|erasure"
         r"|rectification|portability) requests?\b|\brequests? (for|to see|to access|to delete|to correct) (my|his|her"
         r"|their|our|a|the) (patient'?s? )?(records?|data|notes|information)\b)"
         # "How long has the hospital got to send me a copy of my records?": the same request, by what it brings

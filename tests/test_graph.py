@@ -383,9 +383,10 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
         ("What is meant by pseudonymisation in the GDPR?", "GDPR Art. 4(5)", "means"),  # the definition, not a use
         # the provision a commentary cites among others leads ("... withdrawn at any time (GDPR Art. 7(3))")
         ("How do I withdraw my consent to a research study?", "GDPR Art. 7(3)", "withdraw"),
-        (  # a commentary's statement on the EHDS alone (a data access body's request) does not answer a general one
+        (  # a commentary's statement on the EHDS alone (a data access body's request) does not answer a general one;
+            # the provision the subject access commentary names first among its own (12(3)) is followed and leads
             "How long has a hospital got to respond when a patient asks for everything it holds about them?",
-            "Commentary: subject access requests",
+            "GDPR Art. 12(3)",
             "one month",
         ),
         ("What documents do I need to make a claim?", "CareShield Rider", "completed claim form"),  # a policyholder's
