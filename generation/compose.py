@@ -948,6 +948,19 @@ def _allowance(question: str, option: Option, answered: set[str], overdrawn: boo
     return NEW_POINT_WORDS if not overdrawn and len(new) >= NEW_POINT_MIN_WORDS else 0
 
 
+_DEMONSTRATIVE_RE = re.compile(r"\b(?:that|this|those|these|such) ([a-z]+)\b", re.I)
+
+
+def _continues_the_lead(option: Option, lead: Option) -> bool:
+    """The statement right after the lead names a thing of it by a demonstrative: it says more of the lead
+    ("Exercise of that right shall be reversible." after "... have the right to opt out"; "Under that accelerated
+    procedure, ... within two months" after the accelerated procedure)."""
+    if option.block != lead.block or option.statement.position != lead.statement.position + 1:
+        return False
+    said = set(words(lead.statement.text))
+    return any(set(words(m.group(1))) & said for m in _DEMONSTRATIVE_RE.finditer(option.statement.text))
+
+
 def following(
     lead: Option,
     candidates: list[Option],
@@ -994,6 +1007,8 @@ def following(
         needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) or next_one else FOLLOW_SUPPORT
         # the lead points there, or it names the lead point ("Point (f) ... does not apply to"): part of its answer
         part_of_answer = option.block in referred or _changes_the_lead(option, lead, blocks)
+        # the next statement pointing back at the lead says more of it ("Exercise of that right shall be reversible.")
+        part_of_answer = part_of_answer or _continues_the_lead(option, lead)
         needed = 0.0 if part_of_answer else needed
         if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
             continue
@@ -1802,6 +1817,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         allowance = _allowance(question, option, answered, overdrawn) if option in rest else 0
         kept = option is listed or option is lead or any(option is o for o in [*context, *paired, *parts])
         kept = kept or _changes_the_lead(option, lead, blocks)  # the lead point's caveat, its paragraph's exception
+        kept = kept or _continues_the_lead(option, lead)
         over = number and not kept and len(text.split()) > budget + allowance
         if over and option.block not in referred:  # the clause the lead refers to for its condition is never cut
             continue  # what follows the lead is cut, never the lead after a long antecedent

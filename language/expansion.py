@@ -589,7 +589,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "representative proxy access",
     ),
     (r"\b(cross[- ]border|another eu country|abroad in the eu|travel)\b", "MyHealth@EU cross-border"),
-    (r"\b(reuse|re-use|secondary)\b", "secondary use"),
+    (r"\b(re-?use[ds]?|re-?using|secondary)\b", "secondary use"),
     (
         r"\b(stumble (up)?on|come across|discover|find) (something|anything)\b|\b(incidental|unexpected) findings?\b",
         "significant finding related to the health of a natural person",

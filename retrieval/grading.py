@@ -276,6 +276,7 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
         return grades
     _lift_pointed_lists(evidence, grades)
     _lift_exceptions(evidence, grades)
+    _lift_rules_excepted(evidence, grades)
     if tokens and not any(g.features.get("reference") for g in grades):
         for g in grades:
             if g.confidence > UNKNOWN_REFERENCE_CAP:
@@ -324,6 +325,31 @@ def _lift_exceptions(evidence: list[Evidence], grades: list[ChunkGrade]) -> None
         if floor > g.confidence:
             g.confidence = floor
             g.explanation += f"; raised to {floor:.2f}: the exception to a retrieved paragraph of its article"
+
+
+# "As an exception to the right to opt out provided for in paragraph 1", "By way of derogation from paragraph 2"
+_EXCEPTED_RULE_RE = re.compile(
+    r"^\W*(?:\d+\.\s*)?(?:as an exception to|by way of derogation from)\b[^.;]{0,80}?\bparagraphs? "
+    r"(?P<named>\d+(?:(?:,| and| or) \d+)*)\b",
+    re.I,
+)
+
+
+def _lift_rules_excepted(evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
+    """The rule an exception departs from is graded at least as the exception: asked whether a patient can stop
+    their data being reused, 71(4)'s "As an exception to the right to opt out provided for in paragraph 1" matched
+    the question best, and 71(1), the right itself, must answer before it."""
+    by_citation = {e.citation: g for e, g in zip(evidence, grades, strict=True)}
+    for e, g in zip(evidence, grades, strict=True):
+        named = _EXCEPTED_RULE_RE.match(e.text) if e.authority == "binding" and "(" in e.citation else None
+        if not named:
+            continue
+        article = e.citation.split("(")[0]
+        for number in re.findall(r"\d+", named["named"]):
+            rule = by_citation.get(f"{article}({number})")
+            if rule is not None and rule.confidence < g.confidence:
+                rule.confidence = g.confidence
+                rule.explanation += f"; raised to {g.confidence:.2f}: the rule a retrieved exception departs from"
 
 
 # When a binding provision and an explanation of it support the same point, the provision is cited first:

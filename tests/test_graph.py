@@ -988,3 +988,16 @@ def test_asked_whether_a_law_applies_the_scope_rule_naming_the_question_s_case_l
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
     assert record.citations[0].citation == "GDPR Art. 3(2)", record.answer
     assert f": {point} " in record.answer.split("[Source")[0]
+
+
+def test_the_right_an_exception_departs_from_leads_with_what_the_next_sentence_says_of_it(make_services):
+    # 71(4) "As an exception to the right to opt out provided for in paragraph 1" graded best; 71(1), the right
+    # itself, is graded at least as well and leads, followed by "Exercise of that right shall be reversible."
+    record = run_graph(
+        "Can a patient stop their health data being reused for research under the new EU health data rules?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert record.citations[0].citation == "EHDS Art. 71(1)", record.answer
+    assert "Exercise of that right shall be reversible" in record.answer
