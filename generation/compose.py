@@ -1391,7 +1391,7 @@ def _provision_name(block: Evidence) -> str:
     return f"{block.citation} ({title})" if short else block.citation
 
 
-def _ruling_beside(lead: Option, candidates: list[Option]) -> Option:
+def _ruling_beside(lead: Option, candidates: list[Option], question: str) -> Option:
     """Asked yes or no, a statement next to the lead in its paragraph that rules on the very act asked about
     ("No specific authorisation is required for such a transfer.") leads, the lead following it: it is
     short and shares few words with the question, yet it is the answer the lead explains."""
@@ -1404,9 +1404,25 @@ def _ruling_beside(lead: Option, candidates: list[Option]) -> Option:
         and not o.statement.heading
         and o.statement.label not in META_LABELS
     ]
-    return min(beside, key=lambda o: abs(o.statement.position - lead.statement.position), default=lead)
+    if beside:
+        return min(beside, key=lambda o: abs(o.statement.position - lead.statement.position))
+    # ... or a binding statement anywhere that rules on it and scores all but the same ("Member States shall
+    # designate one or more health data access bodies" for "Does every EU country have to set up a body ...?")
+    # ... unless the lead says more of what the question asks (35(3)'s "on a large scale" for "across the whole
+    # region", against 35(1)'s general rule)
+    said = len(_asked_words_said(question, lead.statement.whole))
+    ruling = [
+        o
+        for o in candidates
+        if o.cue
+        and o.score >= lead.score - RULING_MARGIN
+        and not o.statement.heading
+        and len(_asked_words_said(question, o.statement.whole)) >= said
+    ]
+    return max(ruling, key=lambda o: o.score, default=lead)
 
 
+RULING_MARGIN = 0.02  # how much less a statement ruling on the asked act may score and lead a yes/no answer
 _CASE_RE = re.compile(r"(in the (event|case) of|in case of|where|if|when|during|for)\b", re.I)
 
 
@@ -1779,7 +1795,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lead = _rule_before_its_exception(lead, candidates, blocks, question, analysis)
     lead = _introducing_statement(lead, candidates)
     if analysis.answer_type == "yes_no" and not lead.cue:
-        lead = _ruling_beside(lead, candidates)
+        lead = _ruling_beside(lead, candidates, question)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."
         antecedent = _antecedent(lead, candidates)
     # "It is run by NHS England ..." reads "The Data Security and Protection Toolkit (DSPT) is run ...": the subject

@@ -1001,3 +1001,26 @@ def test_the_right_an_exception_departs_from_leads_with_what_the_next_sentence_s
     )
     assert record.citations[0].citation == "EHDS Art. 71(1)", record.answer
     assert "Exercise of that right shall be reversible" in record.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "citation", "opening"),
+    [
+        (
+            "Does every EU country have to set up a body that handles requests to reuse health data?",
+            "EHDS Art. 55(1)",
+            "Yes: Member States shall designate one or more health data access bodies",
+        ),
+        (
+            "could my insurance company get hold of EU health data to bump up my premiums?",
+            "EHDS Art. 54",
+            "No: ",
+        ),
+    ],
+)
+def test_a_statement_ruling_on_the_asked_act_leads_a_yes_no_answer_when_it_scores_all_but_the_same(
+    make_services, question, citation, opening
+):
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation.startswith(citation), record.answer
+    assert record.answer.startswith(opening)
