@@ -198,7 +198,7 @@ _GOVERNANCE_RE = re.compile(
     r"\b(gdpr|ehds|caldicott|laws?|legal|lawful|regulation|article|controller|processor|consent|algorithms?"
     r"|automated|automatically|decisions?|obliged|allowed|rights?|trust|organisation|data protection|privacy"
     r"|uk core|fhir|profiles?|resources?|extensions?|snomed|coded|coding|interoperab\w*|dpos?|dpias?|ico|siro|officers?"
-    r"|guardians?)\b",
+    r"|guardians?|breach(es|ed)?|regulator|leak(ed|s)?|notif(y|ied|ication))\b",
     re.I,
 )
 # how personal data are handled, whoever handles them: "a computer decided my insurance claim" asks the law

@@ -260,10 +260,20 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\bobject\w*\b(?=.*\bresearch\b)|\bresearch\b.{0,80}\bobject\w*",
         "right to object scientific research purposes particular situation",
     ),
+    # what a breach report must say: the notification's contents
+    (
+        r"\b(report|notification|notice)\b.{0,40}\b(include|contain|say|cover|describe|put in)\b"
+        r"(?=.{0,80}\b(breach|regulator|ico|supervisory|authority)\b)"
+        r"|\b(breach|regulator|ico)\b.{0,60}\b(report|notification)\b.{0,30}\b(include|contain|say|cover)\b",
+        "the notification shall at least describe the nature of the personal data breach approximate number of data"
+        " subjects likely consequences measures taken",
+    ),
     # a breach notification sent before everything is known: the information may follow in phases
     (
         r"\b(fill in|send|provide|give|add) (in )?(the )?(rest|remainder|details|more( information)?) later\b"
-        r"|\bin (stages|phases|instalments|parts)\b",
+        r"|\bin (stages|phases|instalments|parts)\b"
+        r"|\bbefore (we|i|they|you) (have|know|get|find out|establish) (all|the full|every)( the)? (facts|details"
+        r"|information|picture)\b|\b(don'?t|do not|still don'?t) (yet )?(know|have) (all|the full|every)\b",
         "information provided in phases without undue further delay",
     ),
     # someone who does not use computers authorising another to see their records: proxy services, on paper

@@ -1024,3 +1024,19 @@ def test_a_statement_ruling_on_the_asked_act_leads_a_yes_no_answer_when_it_score
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
     assert record.citations[0].citation.startswith(citation), record.answer
     assert record.answer.startswith(opening)
+
+
+def test_how_many_patients_a_breach_affects_is_no_search_of_the_records(make_services):
+    # "how many patients are affected" in a breach report is not "which patients have X": the records were searched
+    # (kept 80 of 160, all graded low) and the answer came from commentary; 33(3)'s list of what the notification
+    # must describe answers
+    record = run_graph(
+        "We found a breach 60 hours ago and still don't know how many patients are affected. What does our report"
+        " to the regulator have to include, and can we send it before we have all the facts?",
+        make_services(),
+        generator="offline",
+        allow_web=False,
+    )
+    assert record.citations[0].citation == "GDPR Art. 33(3)", record.answer
+    assert "approximate number of data subjects" in record.answer
+    assert not any(c.citation.startswith("Patient ") for c in record.citations)
