@@ -918,25 +918,26 @@ def test_with_no_wording_named_the_other_wording_s_clause_follows_when_it_says_s
     assert len({c.citation.split(" cl. ")[1] for c in same.citations}) == len(same.citations), same.answer
 
 
+def ask_offline(make_services, question: str):
+    """The full graph on the shipped index with the offline answerer and no web search."""
+    return run_graph(question, make_services(), generator="offline", allow_web=False)
+
+
 def test_asked_whether_a_thing_the_scene_names_stops_an_act_its_statement_that_it_does_not_answers_no(make_services):
     # "Does that stop my GP sharing ...?": the opt-out is the party and stopping the act, not the GP's sharing
-    record = run_graph(
+    record = ask_offline(
+        make_services,
         "I've registered a national data opt-out. Does that stop my GP sharing my details with the hospital"
         " that's treating me?",
-        make_services(),
-        generator="offline",
-        allow_web=False,
     )
     assert record.answer.startswith("No: the opt-out does not apply to individual care"), record.answer
 
 
 def test_asked_to_stop_use_while_accuracy_is_checked_the_right_to_restriction_answers(make_services):
-    record = run_graph(
+    record = ask_offline(
+        make_services,
         "I'm sure a diagnosis written in my hospital record is wrong. While they're checking it, can I stop them"
         " from using that information?",
-        make_services(),
-        generator="offline",
-        allow_web=False,
     )
     assert record.citations[0].citation == "GDPR Art. 18(1)", record.answer
     assert "contests the accuracy" in record.answer
@@ -945,12 +946,10 @@ def test_asked_to_stop_use_while_accuracy_is_checked_the_right_to_restriction_an
 def test_a_tool_processing_every_patient_s_health_data_is_large_scale_and_the_dpo_is_asked_for_advice(make_services):
     # "for every patient we see" is processing on a large scale (35(3)(b)); "does our DPO have to be involved?" is
     # answered by 35(2), which the second part's own search brings
-    record = run_graph(
+    record = ask_offline(
+        make_services,
         "We want to roll out an AI triage tool that processes health data for every patient we see. Do we need a"
         " DPIA before go-live, and does our DPO have to be involved?",
-        make_services(),
-        generator="offline",
-        allow_web=False,
     )
     assert "processing, on a large scale" in record.answer, record.answer
     assert "seek the advice of the data protection officer" in record.answer
@@ -960,12 +959,10 @@ def test_a_tool_processing_every_patient_s_health_data_is_large_scale_and_the_dp
 def test_member_states_are_no_member_and_informing_each_other_does_not_tell_the_asker(make_services):
     # "Member States shall provide ..." read as a member's act, and "shall inform each other" as telling "us", both
     # opened "Yes:"; the refusal's justification (68(9)) answers "Do they have to tell us why?"
-    record = run_graph(
+    record = ask_offline(
+        make_services,
         "The health data access body turned down our application. Do they have to tell us why, and could they have"
         " offered us something short of a full permit instead?",
-        make_services(),
-        generator="offline",
-        allow_web=False,
     )
     assert record.citations[0].citation == "EHDS Art. 68(9)", record.answer
     assert not record.answer.startswith("Yes")
@@ -985,7 +982,7 @@ def test_member_states_are_no_member_and_informing_each_other_does_not_tell_the_
 def test_asked_whether_a_law_applies_the_scope_rule_naming_the_question_s_case_leads(make_services, question, point):
     # 3(3) (a place where Member State law applies by virtue of public international law) scored higher and names
     # nothing of the case; 3(2)'s point on offering services or monitoring behaviour is the asker's case
-    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    record = ask_offline(make_services, question)
     assert record.citations[0].citation == "GDPR Art. 3(2)", record.answer
     assert f": {point} " in record.answer.split("[Source")[0]
 
@@ -993,11 +990,9 @@ def test_asked_whether_a_law_applies_the_scope_rule_naming_the_question_s_case_l
 def test_the_right_an_exception_departs_from_leads_with_what_the_next_sentence_says_of_it(make_services):
     # 71(4) "As an exception to the right to opt out provided for in paragraph 1" graded best; 71(1), the right
     # itself, is graded at least as well and leads, followed by "Exercise of that right shall be reversible."
-    record = run_graph(
+    record = ask_offline(
+        make_services,
         "Can a patient stop their health data being reused for research under the new EU health data rules?",
-        make_services(),
-        generator="offline",
-        allow_web=False,
     )
     assert record.citations[0].citation == "EHDS Art. 71(1)", record.answer
     assert "Exercise of that right shall be reversible" in record.answer
@@ -1021,7 +1016,7 @@ def test_the_right_an_exception_departs_from_leads_with_what_the_next_sentence_s
 def test_a_statement_ruling_on_the_asked_act_leads_a_yes_no_answer_when_it_scores_all_but_the_same(
     make_services, question, citation, opening
 ):
-    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    record = ask_offline(make_services, question)
     assert record.citations[0].citation.startswith(citation), record.answer
     assert record.answer.startswith(opening)
 
@@ -1030,12 +1025,10 @@ def test_how_many_patients_a_breach_affects_is_no_search_of_the_records(make_ser
     # "how many patients are affected" in a breach report is not "which patients have X": the records were searched
     # (kept 80 of 160, all graded low) and the answer came from commentary; 33(3)'s list of what the notification
     # must describe answers
-    record = run_graph(
+    record = ask_offline(
+        make_services,
         "We found a breach 60 hours ago and still don't know how many patients are affected. What does our report"
         " to the regulator have to include, and can we send it before we have all the facts?",
-        make_services(),
-        generator="offline",
-        allow_web=False,
     )
     assert record.citations[0].citation == "GDPR Art. 33(3)", record.answer
     assert "approximate number of data subjects" in record.answer
