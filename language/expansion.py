@@ -349,6 +349,16 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(said yes|agreed|ticked (the|a) box|signed up)\b(?= to\b)", "consent given"),
     (r"\b(legal|lawful) (reasons?|bases|basis|grounds?)\b|\bjustification\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
+    # a fine for a controller's or processor's own duties (Articles 25 to 39: by design, processors, records, security,
+    # breach notification, DPIAs, DPOs) is the lower tier of 83(4), not 83(5)'s tier for principles and rights
+    (
+        r"\b(fine|fines|penalt(y|ies)|sanction\w*)\b(?=.{0,120}\b(dpias?|impact assessments?|dpos?|data protection"
+        r" officers?|records? of processing|processor contracts?|by design|by default|security measures"
+        r"|notif\w* (the )?(breach|regulator|ico))\b)"
+        r"|\b(dpias?|impact assessments?|dpos?|data protection officers?|records? of processing|processor contracts?"
+        r"|by design|by default|security measures)\b(?=.{0,120}\b(fine|fines|penalt(y|ies)|sanction\w*)\b)",
+        "infringements of the obligations of the controller and the processor pursuant to Articles 8, 11, 25 to 39",
+    ),
     (
         r"\b(cloud (provider|company|service|firm)s?|supplier|vendor|contractor|outsourc\w*"
         r"|hosting (company|provider))\b"

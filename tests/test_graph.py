@@ -1033,3 +1033,20 @@ def test_how_many_patients_a_breach_affects_is_no_search_of_the_records(make_ser
     assert record.citations[0].citation == "GDPR Art. 33(3)", record.answer
     assert "approximate number of data subjects" in record.answer
     assert not any(c.citation.startswith("Patient ") for c in record.citations)
+
+
+@pytest.mark.parametrize(
+    ("question", "tier"),
+    [
+        (
+            "If the regulator found we had never carried out a DPIA or appointed a DPO, what is the maximum fine for"
+            " that type of failure?",
+            "10 000 000 EUR",
+        ),
+        ("What is the maximum fine for breaching the GDPR principles?", "20 000 000 EUR"),
+    ],
+)
+def test_a_fine_for_a_controller_s_own_duty_is_the_lower_tier(make_services, question, tier):
+    # DPIAs and DPOs are among 83(4)'s "Articles 8, 11, 25 to 39": 10 000 000 EUR or 2 %, not 83(5)'s 20 000 000
+    record = ask_offline(make_services, question)
+    assert tier in record.answer.split("[Source")[0], record.answer
