@@ -428,6 +428,19 @@ def _titled_as_asked(question: str, titles: list[str]) -> set[int]:
     return fitting if best >= SUBJECT_TITLE_SHARE and len({titles[i] for i in fitting}) == 1 else set()
 
 
+SET_ASIDE_PENALTY = 0.2  # a statement about what the question asks besides
+_BESIDES_RE = re.compile(r"\b(?:apart from|aside from|besides|other than|except for)\s+(?P<what>[^,.?;]{3,40})", re.I)
+
+
+def _set_aside(question: str) -> set[str]:
+    """The content words of what the question asks about besides ("Apart from a copy of my records, what else
+    ...": copy), or nothing when it sets nothing aside."""
+    match = _BESIDES_RE.search(question)
+    if match is None:
+        return set()
+    return (set(words(match["what"])) & content_terms(question)) - set(words("record data information"))
+
+
 def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], embed: Embed | None) -> list[Option]:
     """Every quotable statement of every block, scored."""
     # a list, or a definition made of points ("Hospital means ... which has: (a) ... (b) ..."), is quoted whole;
@@ -466,6 +479,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     )
     described = {w[:CASE_STEM] for w in [*words(question), *words(" ".join(expansion_terms(question)))]}
     # how long the asker's cover has run, if the question says, when it asks whether or when (not how much)
+    set_aside = _set_aside(question)
     run_days = cover_run_days(question) if analysis.answer_type in ("yes_no", "deadline", "explanation") else None
     waited_for = f"{question} {' '.join(expansion_terms(question))}"
     out: list[Option] = []
@@ -510,6 +524,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             waited_for, _cue_text(statement, block), run_days, bool(content_terms(question) & _named(statement.text))
         )  # "I bought it two weeks ago ...": the waiting period still running answers, cover or no cover
         cue, score = (True, score + WAITING_BONUS) if waiting else (cue, score)
+        # "Apart from a copy of my records, what else ...?": what the question sets aside is not its answer
+        score -= SET_ASIDE_PENALTY if set_aside and set_aside <= set(words(statement.text)) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)

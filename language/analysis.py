@@ -115,7 +115,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|exceptions|exemptions|measures|requirements|duties|responsibilities|criteria|tablets|pills|risks|factors"
         # ... named as a kind of record, not as what the question asks for ("which Encounter class code ...?": one code)
         r"|considerations)\b(?! (class|code|codes|system|status|type|field|element|profile|resource|id|number|date)\b)"
-        r"|\blist\b"
+        r"|\blist\b|\bwhat else\b"
         r"|\bwhat('s| is) [a-z]+( [a-z]+)? on\b"
         # a terse "EHDS priority categories" (not a question that asks in words and ends on one)
         r"|^(?!\s*(what|which|who|how|when|where|why|is|are|can|do|does)\b)[\w' -]{0,60}"

@@ -260,6 +260,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\bobject\w*\b(?=.*\bresearch\b)|\bresearch\b.{0,80}\bobject\w*",
         "right to object scientific research purposes particular situation",
     ),
+    # whom one's data were passed to, and what they are used for: what the right of access tells the data subject
+    (
+        r"\bwho (they|you|it|the \w+|my \w+)('ve| have| has)? (shared|passed|sent|given|disclosed) (it|them|my \w+)"
+        r"( \w+)? (with|to)\b"
+        r"|\bhow (they|you|it|the \w+) (use|uses|are using|is using) my (data|information|records?)\b",
+        "purposes of the processing recipients or categories of recipient to whom the personal data have been"
+        " disclosed",
+    ),
     # what a breach report must say: the notification's contents
     (
         r"\b(report|notification|notice)\b.{0,40}\b(include|contain|say|cover|describe|put in)\b"

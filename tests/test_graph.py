@@ -1050,3 +1050,16 @@ def test_a_fine_for_a_controller_s_own_duty_is_the_lower_tier(make_services, que
     # DPIAs and DPOs are among 83(4)'s "Articles 8, 11, 25 to 39": 10 000 000 EUR or 2 %, not 83(5)'s 20 000 000
     record = ask_offline(make_services, question)
     assert tier in record.answer.split("[Source")[0], record.answer
+
+
+def test_what_else_besides_what_the_question_sets_aside_is_the_rest_of_the_list(make_services):
+    # "Apart from a copy of my records, what else ...?" led with 15(3)'s copy; who the data were shared with and how
+    # they are used is 15(1)'s list, quoted whole
+    record = ask_offline(
+        make_services,
+        "Apart from a copy of my records, what else can I make my hospital tell me about how they use my data - for"
+        " example who they've shared it with?",
+    )
+    assert record.citations[0].citation == "GDPR Art. 15(1)", record.answer
+    assert "(a) the purposes of the processing" in record.answer
+    assert "recipients or categories of recipient" in record.answer
