@@ -1475,6 +1475,7 @@ def _point_for_the_case(lead: Option, candidates: list[Option], question: str) -
     return best if case_words(best) else lead
 
 
+EXCEPTION_CASE_WORDS = 3  # words of the question a fee's exception says and the free rule does not: its case
 CASE_MARGIN = 0.15  # how much less a statement naming the question's case may score and still lead
 _APPLYING_RE = re.compile(r"\bappl(y|ies)\b", re.I)
 # words that name the law, the parties or the asking, not the case a scope rule is for
@@ -1541,7 +1542,12 @@ def _rule_before_its_exception(
     ):  # "Can the hospital charge me for a copy?": free of charge is the rule, a fee for further copies its exception
         law = _laws_of(lead, blocks)  # the free rule of the same law: EHDS access is free, asked about a GDPR fee
         free = [o for o in candidates if FREE_OF_CHARGE_RE.search(o.statement.text) and _laws_of(o, blocks) & law]
-        return max(free, key=lambda o: (blocks[o.block].authority == "binding", o.support), default=lead)
+        free_rule = max(free, key=lambda o: (blocks[o.block].authority == "binding", o.support), default=lead)
+        # ... unless the question is the exception's case ("the same request every single week": repetitive)
+        said = _asked_words_said(question, lead.statement.whole) - _asked_words_said(
+            question, free_rule.statement.whole
+        )
+        return lead if len(said) >= EXCEPTION_CASE_WORDS else free_rule
     not_applying = _NOT_APPLYING_RE.match(lead.statement.text)
     if analysis.answer_type not in ("definition", "yes_no") or not not_applying:
         return lead

@@ -1063,3 +1063,16 @@ def test_what_else_besides_what_the_question_sets_aside_is_the_rest_of_the_list(
     assert record.citations[0].citation == "GDPR Art. 15(1)", record.answer
     assert "(a) the purposes of the processing" in record.answer
     assert "recipients or categories of recipient" in record.answer
+
+
+def test_asked_whether_a_fee_may_be_charged_in_the_exception_s_own_case_the_exception_answers(make_services):
+    # free of charge is the rule, but "the same request ... every single week" is the repetitive request the
+    # exception is for: the controller may charge a reasonable fee or refuse, and bears the burden of showing it
+    record = ask_offline(
+        make_services,
+        "One patient sends us the same request for a full copy of his records every single week. Are we allowed to"
+        " refuse him or charge him for it?",
+    )
+    first = record.answer.split("[Source")[0]
+    assert "manifestly unfounded or excessive" in first and not first.startswith("No"), record.answer
+    assert "burden of demonstrating" in record.answer
