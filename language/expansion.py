@@ -357,6 +357,15 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\b(said yes|agreed|ticked (the|a) box|signed up)\b(?= to\b)", "consent given"),
     (r"\b(legal|lawful) (reasons?|bases|basis|grounds?)\b|\bjustification\b", "lawful basis lawfulness of processing"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
+    # several infringements in one processing: the fines are not added up, the gravest sets the cap (83(3))
+    (
+        r"\b(fines?|penalt(y|ies))\b.{0,60}\b(added (up|together)|add up|cumulat\w*|stack\w*|on top of each other"
+        r"|for each (breach|infringement|rule|one))\b"
+        r"|\b(several|multiple|many|two|three) (gdpr )?(rules|provisions|breaches|infringements|articles)\b"
+        r"(?=.{0,80}\bfines?\b)",
+        "same or linked processing operations infringes several provisions total amount of the administrative fine"
+        " gravest infringement",
+    ),
     # a fine for a controller's or processor's own duties (Articles 25 to 39: by design, processors, records, security,
     # breach notification, DPIAs, DPOs) is the lower tier of 83(4), not 83(5)'s tier for principles and rights
     (

@@ -1076,3 +1076,13 @@ def test_asked_whether_a_fee_may_be_charged_in_the_exception_s_own_case_the_exce
     first = record.answer.split("[Source")[0]
     assert "manifestly unfounded or excessive" in first and not first.startswith("No"), record.answer
     assert "burden of demonstrating" in record.answer
+
+
+def test_asked_whether_fines_for_several_infringements_add_up_the_gravest_sets_the_cap(make_services):
+    record = ask_offline(
+        make_services,
+        "After one incident the regulator found we had broken several GDPR rules in the same processing. Do the"
+        " fines for each breach get added together?",
+    )
+    assert record.citations[0].citation == "GDPR Art. 83(3)", record.answer
+    assert "amount specified for the gravest infringement" in record.answer
