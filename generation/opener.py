@@ -19,7 +19,7 @@ from language.words import words
 # modal and its verb
 _MODAL_VERB_RE = re.compile(
     r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
-    r"(\s+be(?:\s+able\s+to)?|\s+have\s+to|\s+either)?:?"
+    r"(\s+be(?:\s+able\s+to)?|\s+able\s+to|\s+have\s+to|\s+either)?:?"
     # "shall be able to directly alter": the verb past its adverb
     r"(?:\s+(?!(?:only|apply|supply|rely|comply|reply|imply)\b)[a-z]+ly\b)?\s+([a-z]+)",
     re.I,
@@ -156,9 +156,18 @@ _THING_ACTS = frozenset(words("stop prevent block cover apply affect include exc
 _THING_PRONOUNS = frozenset(("it", "that", "this"))
 
 
+# a verb whose clause opens with a subordinator, after the main clause: "... by delaying access until a health
+# professional is able to communicate ..." rules on restricting, not on communicating
+_IN_A_SUBORDINATE_RE = re.compile(r"\b(?:until|unless|before|after|once)\b[^,;:]*$", re.I)
+_SUBORDINATORS = frozenset("before after until unless because while once whereas although".split())
+
+
 def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
     """The asking sentence's words and where its first party word is (None when it names none)."""
     tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", question_sentence(question)))
+    # the asking clause, not a clause it subordinates ("will the result pop up before any doctor has talked to me?":
+    # the result, not the doctor)
+    tokens = tokens[: next((i for i, w in enumerate(tokens) if i > 1 and w in _SUBORDINATORS), len(tokens))]
     if len(tokens) > 2 and tokens[1] in _THING_PRONOUNS and words(tokens[2])[:1] and words(tokens[2])[0] in _THING_ACTS:
         return tokens, 1
     # "the individual rider", "the group scheme": a word naming the policy's kind is not a party
@@ -292,6 +301,7 @@ def yes_no_opener(question: str, text: str) -> str:
         if (
             verb
             and match.start() >= main_from  # the condition's verb is not the act the statement rules on
+            and not _IN_A_SUBORDINATE_RE.search(text[: match.start()])  # "... until a professional is able to ..."
             and match.group(4).lower() not in _NOT_VERBS
             and (verb[0] in asked or verb[0] in in_law)
             # the act asked about, not another word of it; with no act in the asking sentence ("Is that real

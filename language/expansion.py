@@ -147,7 +147,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     # results held back until a clinician has explained them
     (
         r"\b(held|hold|holding|kept|keep) back\b|\bdelay(ed|ing)? (my |the |their )?(access|results?)\b"
-        r"|\buntil (my |the |a )?(doctor|consultant|gp|clinician|health professional) (has )?(explained|talked|spoken)",
+        r"|\b(until|before) (my |the |a |any )?(doctor|consultant|gp|clinician|health professional) (has )?(explained"
+        r"|talked|spoken|discussed|gone through)",
         "delaying their access until a health professional is able to communicate and explain",
     ),
     (

@@ -1086,3 +1086,18 @@ def test_asked_whether_fines_for_several_infringements_add_up_the_gravest_sets_t
     )
     assert record.citations[0].citation == "GDPR Art. 83(3)", record.answer
     assert "amount specified for the gravest infringement" in record.answer
+
+
+def test_results_held_until_a_doctor_has_talked_are_the_delayed_access_and_no_subordinate_verb_opens_yes(
+    make_services,
+):
+    # "before any doctor has talked to me" names EHDS 3(3)'s delayed access; "until a health professional is able to
+    # communicate" is the condition of the restriction, not an act the answer says yes to, and the doctor of the
+    # subordinate clause is not who the question asks about
+    record = ask_offline(
+        make_services,
+        "If my biopsy comes back showing cancer, will the result just pop up in my online EU health record before"
+        " any doctor has talked to me about it?",
+    )
+    assert record.citations[0].citation == "EHDS Art. 3(3)", record.answer
+    assert "delaying their access" in record.answer and not record.answer.startswith("Yes")
