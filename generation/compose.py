@@ -936,15 +936,28 @@ def _changes_the_lead(option: Option, lead: Option, blocks: list[Evidence]) -> b
             )
         )
     block, home = blocks[option.block], blocks[lead.block]
-    exception = _EXCEPTION_TO_RE.match(option.statement.text)
+    # "Paragraphs 1 and 2 do not apply ...", or a paragraph saying the right of paragraph 1 does not apply (20(3):
+    # "Exercising the right referred to in paragraph 1 ... That right does not apply to ..."), both its sentences
+    exception = _EXCEPTION_TO_RE.match(option.statement.text) or _RIGHT_NOT_APPLYING_RE.search(block.text)
     paragraph = re.fullmatch(r"[^(]+\((\d+)\)", home.citation)
+    # the lead's paragraph, and the paragraphs of its article it names ("under paragraph 1")
+    own = {paragraph.group(1)} if paragraph else set()
+    own |= {n for m in _PARAGRAPHS_NAMED_RE.finditer(lead.statement.whole) for n in re.findall(r"\d+", m[0])}
     return bool(
         exception
-        and paragraph
+        and own
         and block.authority == home.authority == "binding"
         and _article(block) == _article(home)
-        and paragraph.group(1) in re.findall(r"\d+", exception["named"])
+        and own & set(re.findall(r"\d+", exception["named"]))
     )
+
+
+_NOT_APPLY_RE = re.compile(r"\b(?:do|does|shall|will) not apply\b", re.I)
+_RIGHT_NOT_APPLYING_RE = re.compile(
+    r"\bthe right (?:referred to|provided for|laid down) in paragraph (?P<named>\d+)\b[^.]*\.\s*(?:That|This|The) right"
+    r" (?:shall|does|will) not apply\b",
+    re.I,
+)
 
 
 def _asked_words_said(question: str, text: str) -> set[str]:
@@ -1013,8 +1026,6 @@ def following(
         )
 
     for option in sorted(candidates, key=order):
-        if len(chosen) == MAX_FOLLOWING:
-            break
         block = blocks[option.block]
         same_block = option.block == lead.block
         same_provision = same_block or (block.doc_id == home.doc_id and block.authority == home.authority)
@@ -1026,6 +1037,8 @@ def following(
         # the next statement pointing back at the lead says more of it ("Exercise of that right shall be reversible.")
         part_of_answer = part_of_answer or _continues_the_lead(option, lead)
         needed = 0.0 if part_of_answer else needed
+        if len(chosen) >= MAX_FOLLOWING and not part_of_answer:
+            continue  # two at most, and what is part of the answer
         if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
             continue
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
@@ -1846,6 +1859,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     ]
     chosen, paired = _with_counterparts(chosen, lead, candidates, blocks, question, analysis.answer_type)
     sentences: list[str] = []
+    excepted = any(
+        o is not lead and _changes_the_lead(o, lead, blocks) and _NOT_APPLY_RE.search(o.statement.text) for o in chosen
+    )
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     answered, overdrawn = _asked_words_said(question, lead.statement.whole), False
     for number, option in enumerate(chosen):
@@ -1866,6 +1882,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no
             about = not subject or subject.named_by(f"{lead_text} {_heading(blocks[lead.block])}")
             opener = yes_no_opener(question, lead_text) if about else ""
+            if opener == "Yes: " and excepted:  # "That right does not apply to ...": yes, not in every case
+                opener = "Yes, subject to conditions: "
             if not opener and analysis.about_cover and lead.cue and _excluding(blocks[lead.block]):
                 # an exclusion naming what was asked: no; only in some cases when it has exceptions or a narrower
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)

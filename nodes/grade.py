@@ -26,6 +26,7 @@ from retrieval.grading import (
     grade_all,
     llm_relevance,
     route_for,
+    with_exceptions,
     with_part_answers,
 )
 from retrieval.services import Services
@@ -65,6 +66,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     graded = with_series(graded, pool, state["question"])  # "What are the Caldicott principles?": all of them
     graded = with_definitions(graded, pool, state["question"])  # "the difference between a controller and ..."
     graded = with_part_answers(graded, pool, question_parts(state["question"]))  # "..., and who must we tell?"
+    graded = with_exceptions(graded, pool)  # "That right does not apply to ..." after the right it limits
     # the k best, and what joined them: a provision they explain, the best block for a part of the question
     kept = min(len(graded), k)
     added = f" and {len(graded) - kept} they explain or a part asks for" if len(graded) > kept else ""

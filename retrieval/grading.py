@@ -308,13 +308,29 @@ _EXCEPTION_TO_RE = re.compile(
 )
 
 
+# "The exercise of the right referred to in paragraph 1 ... That right shall not apply to processing necessary for
+# the performance of a task carried out in the public interest": an exception to the right of paragraph 1
+_RIGHT_NOT_APPLYING_RE = re.compile(
+    r"\bthe right (?:referred to|provided for|laid down) in paragraph (?P<named>\d+)\b[^.]*\.\s*(?:That|This|The) right"
+    r" (?:shall|does|will) not apply\b",
+    re.I,
+)
+
+
+def _exception_to(evidence: Evidence) -> re.Match[str] | None:
+    """A binding paragraph excepting other paragraphs of its article, the paragraphs it names in group "named"."""
+    if evidence.authority != "binding":
+        return None
+    return _EXCEPTION_TO_RE.match(evidence.text) or _RIGHT_NOT_APPLYING_RE.search(evidence.text)
+
+
 def _lift_exceptions(evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
     """An exception to paragraphs of its own article is graded at least as the paragraph it names (up to the
     named-reference floor): asked whether a hospital must erase a record, 17(3)'s "Paragraphs 1 and 2 shall not
     apply ..." shares few words with the question, yet it changes what 17(1) answers."""
     by_citation = {e.citation: g.confidence for e, g in zip(evidence, grades, strict=True)}
     for e, g in zip(evidence, grades, strict=True):
-        named = _EXCEPTION_TO_RE.match(e.text) if e.authority == "binding" else None
+        named = _exception_to(e)
         if not named or "(" not in e.citation:
             continue
         article = e.citation.split("(")[0]
@@ -379,6 +395,26 @@ def apply_grades(evidence: list[Evidence], grades: list[ChunkGrade], authority_o
 def grade_evidence(question: str, evidence: list[Evidence], authority_order: bool = True) -> list[Evidence]:
     """The deterministic grade applied: what every step that finds new evidence does with it."""
     return apply_grades(evidence, grade_all(question, evidence), authority_order)
+
+
+def with_exceptions(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
+    """The kept evidence with the pool's exceptions to a kept paragraph of their article after it ("That right does
+    not apply to processing necessary for ... a task carried out in the public interest" after 20(1)'s right to data
+    portability): an exception changes the answer its paragraph gives, though it shares few words with the question."""
+    held = {e.chunk_id for e in kept}
+    citations = {e.citation for e in kept if e.authority == "binding"}
+    added = []
+    for e in pool:
+        named = _exception_to(e)
+        if not named or e.chunk_id in held or "(" not in e.citation:
+            continue
+        article = e.citation.split("(")[0]
+        if any(f"{article}({n})" in citations for n in re.findall(r"\d+", named["named"])):
+            added.append(e)
+    return [*kept, *added[:MAX_EXCEPTIONS_ADDED]]
+
+
+MAX_EXCEPTIONS_ADDED = 2
 
 
 def with_part_answers(kept: list[Evidence], pool: list[Evidence], parts: list[str]) -> list[Evidence]:

@@ -1101,3 +1101,17 @@ def test_results_held_until_a_doctor_has_talked_are_the_delayed_access_and_no_su
     )
     assert record.citations[0].citation == "EHDS Art. 3(3)", record.answer
     assert "delaying their access" in record.answer and not record.answer.startswith("Yes")
+
+
+def test_the_paragraph_saying_a_right_does_not_apply_joins_the_right_and_qualifies_its_yes(make_services):
+    # 20(3) "... the right referred to in paragraph 1 ... That right does not apply to processing necessary for the
+    # performance of a task carried out in the public interest" was graded below the kept five; it joins the
+    # evidence after the paragraphs it limits, is quoted whole, and the yes is subject to conditions
+    record = ask_offline(
+        make_services,
+        "I want to move my records from the NHS hospital to a private clinic using my GDPR right to data"
+        " portability. Can I insist on that?",
+    )
+    assert record.answer.startswith("Yes, subject to conditions:"), record.answer
+    assert "That right does not apply to processing necessary for the performance of a task" in record.answer
+    assert any(c.citation == "GDPR Art. 20(3)" for c in record.citations)
