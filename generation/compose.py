@@ -189,7 +189,10 @@ _WHO_MUST_RE = re.compile(
 # a duty someone bears ("The controller and the processor must in any case designate a data protection officer
 # where ..."), not how a thing must be done ("The data protection officer must be designated on the basis of ...")
 _MUST_RE = re.compile(r"\b(must|shall|(is|are) (required|obliged) to|(has|have) to)\b(?! (\w+ )?be\b)", re.I)
-_MAXIMUM_QUESTION_RE = re.compile(r"\b(longest|maximum|most|at most|upper limit|cap)\b", re.I)
+# "the most they can fine", "at most" (not "most patient details": the greater part of them)
+_MAXIMUM_QUESTION_RE = re.compile(
+    r"\b(longest|maximum|at most|upper limit|cap)\b|\bthe most\b(?! (common|important|likely|recent|usual))", re.I
+)
 _MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
 # an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
 _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admissible)\b", re.I)

@@ -269,6 +269,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         "purposes of the processing recipients or categories of recipient to whom the personal data have been"
         " disclosed",
     ),
+    # data that came from someone else: information where personal data have not been obtained from the data subject
+    (
+        r"\b(rather than|not|instead of) (directly )?from (the |our )?(patients?|data subjects?|them|the person|people)"
+        r"( themselves| directly)?\b|\bfrom (a |the )?(third part(y|ies)|referr(al|ing) letters?|another (organisation"
+        r"|hospital|trust|provider|gp))\b|\b(gp|hospital) referral letters?\b",
+        "information to be provided where personal data have not been obtained from the data subject",
+    ),
     # what a breach report must say: the notification's contents
     (
         r"\b(report|notification|notice)\b.{0,40}\b(include|contain|say|cover|describe|put in)\b"

@@ -1115,3 +1115,15 @@ def test_the_paragraph_saying_a_right_does_not_apply_joins_the_right_and_qualifi
     assert record.answer.startswith("Yes, subject to conditions:"), record.answer
     assert "That right does not apply to processing necessary for the performance of a task" in record.answer
     assert any(c.citation == "GDPR Art. 20(3)" for c in record.citations)
+
+
+def test_data_from_referral_letters_not_the_patients_themselves_are_answered_by_article_14_s_deadlines(make_services):
+    # "most patient details" is no question about a maximum (it left 14(3)'s "at the latest within one month"
+    # without its cue); data not obtained from the data subject are Art. 14's, not Art. 13's
+    record = ask_offline(
+        make_services,
+        "We get most patient details from GP referral letters rather than from the patients themselves. By when do"
+        " we have to give those patients our privacy information?",
+    )
+    assert record.citations[0].citation == "GDPR Art. 14(3)", record.answer
+    assert "at the latest within one month" in record.answer.split("[Source")[0]
