@@ -431,6 +431,12 @@ def _titled_as_asked(question: str, titles: list[str]) -> set[int]:
     return fitting if best >= SUBJECT_TITLE_SHARE and len({titles[i] for i in fitting}) == 1 else set()
 
 
+JURISDICTION_BONUS = 0.5  # a statement that the law asked about does not apply where the question is set
+_EHDS_NAMED_RE = re.compile(r"\b(ehds|european health data space)\b", re.I)
+_UK_SETTING_RE = re.compile(r"\b((?-i:NHS|UK)|united kingdom|england|scotland|wales|northern ireland)\b", re.I)
+_NOT_IN_THE_UK_RE = re.compile(
+    r"\b(?:EHDS|European Health Data Space)\b[^.]*\bdoes not apply in the (?:UK|United Kingdom)\b", re.I
+)
 SET_ASIDE_PENALTY = 0.2  # a statement about what the question asks besides
 _BESIDES_RE = re.compile(r"\b(?:apart from|aside from|besides|other than|except for)\s+(?P<what>[^,.?;]{3,40})", re.I)
 
@@ -483,6 +489,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     described = {w[:CASE_STEM] for w in [*words(question), *words(" ".join(expansion_terms(question)))]}
     # how long the asker's cover has run, if the question says, when it asks whether or when (not how much)
     set_aside = _set_aside(question)
+    uk_ehds = bool(_EHDS_NAMED_RE.search(question) and _UK_SETTING_RE.search(question))
     run_days = cover_run_days(question) if analysis.answer_type in ("yes_no", "deadline", "explanation") else None
     waited_for = f"{question} {' '.join(expansion_terms(question))}"
     out: list[Option] = []
@@ -527,6 +534,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             waited_for, _cue_text(statement, block), run_days, bool(content_terms(question) & _named(statement.text))
         )  # "I bought it two weeks ago ...": the waiting period still running answers, cover or no cover
         cue, score = (True, score + WAITING_BONUS) if waiting else (cue, score)
+        if uk_ehds and _NOT_IN_THE_UK_RE.search(statement.text):  # the EHDS asked about for an NHS trust: not here
+            cue, score = True, score + JURISDICTION_BONUS
         # "Apart from a copy of my records, what else ...?": what the question sets aside is not its answer
         score -= SET_ASIDE_PENALTY if set_aside and set_aside <= set(words(statement.text)) else 0.0
         score += BINDING_BONUS if block.authority == "binding" else 0.0
@@ -1887,6 +1896,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             opener = yes_no_opener(question, lead_text) if about else ""
             if opener == "Yes: " and excepted:  # "That right does not apply to ...": yes, not in every case
                 opener = "Yes, subject to conditions: "
+            if not opener and _NOT_IN_THE_UK_RE.search(lead.statement.text) and _UK_SETTING_RE.search(question):
+                opener = "No: "  # "Do we need to get ready for the EHDS?" at an NHS trust
             if not opener and analysis.about_cover and lead.cue and _excluding(blocks[lead.block]):
                 # an exclusion naming what was asked: no; only in some cases when it has exceptions or a narrower
                 # scope ("professional participation in hazardous sports" does not exclude a holiday dive)

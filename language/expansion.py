@@ -276,6 +276,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|hospital|trust|provider|gp))\b|\b(gp|hospital) referral letters?\b",
         "information to be provided where personal data have not been obtained from the data subject",
     ),
+    # the EHDS asked about in a UK setting: an EU regulation, which does not apply in the UK
+    (
+        r"\b(nhs|uk|united kingdom|england|english|scotland|scottish|wales|welsh|northern ireland|british)\b"
+        r"(?=.{0,160}\b(ehds|european health data space)\b)"
+        r"|\b(ehds|european health data space)\b(?=.{0,160}\b(nhs|uk|united kingdom|england|scotland|wales"
+        r"|northern ireland|british)\b)",
+        "EHDS is EU law and does not apply in the UK",
+    ),
     # what a breach report must say: the notification's contents
     (
         r"\b(report|notification|notice)\b.{0,40}\b(include|contain|say|cover|describe|put in)\b"

@@ -1127,3 +1127,16 @@ def test_data_from_referral_letters_not_the_patients_themselves_are_answered_by_
     )
     assert record.citations[0].citation == "GDPR Art. 14(3)", record.answer
     assert "at the latest within one month" in record.answer.split("[Source")[0]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I'm the DPO at an NHS trust in Leeds. Do we need to get ready to handle EHDS secondary-use opt-outs and data"
+        " permit requests the way EU hospitals will?",
+        "Does the European Health Data Space apply to NHS hospitals in England?",
+    ],
+)
+def test_the_ehds_asked_about_in_a_uk_setting_is_answered_that_it_does_not_apply_there(make_services, question):
+    record = ask_offline(make_services, question)
+    assert record.answer.startswith("No: the EHDS, Regulation (EU) 2025/327, is EU law and does not apply in the UK")
