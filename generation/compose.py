@@ -40,6 +40,7 @@ from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import ANSWER_TYPE_WORDS, compared_terms, content_terms, defined_term
 from language.references import (
+    RIGHT_NOT_APPLYING_RE,
     articles_listed,
     citation_tokens,
     instruments_named,
@@ -950,7 +951,7 @@ def _changes_the_lead(option: Option, lead: Option, blocks: list[Evidence]) -> b
     block, home = blocks[option.block], blocks[lead.block]
     # "Paragraphs 1 and 2 do not apply ...", or a paragraph saying the right of paragraph 1 does not apply (20(3):
     # "Exercising the right referred to in paragraph 1 ... That right does not apply to ..."), both its sentences
-    exception = _EXCEPTION_TO_RE.match(option.statement.text) or _RIGHT_NOT_APPLYING_RE.search(block.text)
+    exception = _EXCEPTION_TO_RE.match(option.statement.text) or RIGHT_NOT_APPLYING_RE.search(block.text)
     paragraph = re.fullmatch(r"[^(]+\((\d+)\)", home.citation)
     # the lead's paragraph, and the paragraphs of its article it names ("under paragraph 1")
     own = {paragraph.group(1)} if paragraph else set()
@@ -965,11 +966,6 @@ def _changes_the_lead(option: Option, lead: Option, blocks: list[Evidence]) -> b
 
 
 _NOT_APPLY_RE = re.compile(r"\b(?:do|does|shall|will) not apply\b", re.I)
-_RIGHT_NOT_APPLYING_RE = re.compile(
-    r"\bthe right (?:referred to|provided for|laid down) in paragraph (?P<named>\d+)\b[^.]*\.\s*(?:That|This|The) right"
-    r" (?:shall|does|will) not apply\b",
-    re.I,
-)
 
 
 def _asked_words_said(question: str, text: str) -> set[str]:

@@ -147,6 +147,15 @@ def articles_listed(text: str) -> set[str]:
     return found
 
 
+# "Exercising the right referred to in paragraph 1 ... That right does not apply to processing necessary for the
+# performance of a task carried out in the public interest": a paragraph excepting the right of another paragraph
+RIGHT_NOT_APPLYING_RE = re.compile(
+    r"\bthe right (?:referred to|provided for|laid down) in paragraph (?P<named>\d+)\b[^.]*\.\s*(?:That|This|The) right"
+    r" (?:shall|does|will) not apply\b",
+    re.I,
+)
+
+
 NHS_NUMBER_RE = re.compile(r"(?<!\d)(\d{3})[ -]?(\d{3})[ -]?(\d{4})(?!\d)")
 _RECORD_ID_RE = re.compile(r"\b[A-Za-z]{2,5}-\d{3,}\b")
 _UIN_RE = re.compile(r"\b[A-Z]{5,}\d{2,}[A-Z0-9]*V\d{6}\b")

@@ -39,7 +39,7 @@ from language.question import (
     sets_the_scene,
     states_number,
 )
-from language.references import instrument_named, question_tokens
+from language.references import RIGHT_NOT_APPLYING_RE, instrument_named, question_tokens
 from language.titles import titled
 from language.words import words
 
@@ -308,20 +308,11 @@ _EXCEPTION_TO_RE = re.compile(
 )
 
 
-# "The exercise of the right referred to in paragraph 1 ... That right shall not apply to processing necessary for
-# the performance of a task carried out in the public interest": an exception to the right of paragraph 1
-_RIGHT_NOT_APPLYING_RE = re.compile(
-    r"\bthe right (?:referred to|provided for|laid down) in paragraph (?P<named>\d+)\b[^.]*\.\s*(?:That|This|The) right"
-    r" (?:shall|does|will) not apply\b",
-    re.I,
-)
-
-
 def _exception_to(evidence: Evidence) -> re.Match[str] | None:
     """A binding paragraph excepting other paragraphs of its article, the paragraphs it names in group "named"."""
     if evidence.authority != "binding":
         return None
-    return _EXCEPTION_TO_RE.match(evidence.text) or _RIGHT_NOT_APPLYING_RE.search(evidence.text)
+    return _EXCEPTION_TO_RE.match(evidence.text) or RIGHT_NOT_APPLYING_RE.search(evidence.text)
 
 
 def _lift_exceptions(evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
