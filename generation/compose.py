@@ -31,6 +31,7 @@ from language.analysis import (
     QuestionAnalysis,
     about_ehds,
     analyse,
+    ehds_asked_in_the_uk,
     question_parts,
     question_sentence,
     variants_named,
@@ -40,6 +41,7 @@ from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import ANSWER_TYPE_WORDS, compared_terms, content_terms, defined_term
 from language.references import (
+    EXCEPTION_TO_RE,
     RIGHT_NOT_APPLYING_RE,
     articles_listed,
     citation_tokens,
@@ -433,8 +435,6 @@ def _titled_as_asked(question: str, titles: list[str]) -> set[int]:
 
 
 JURISDICTION_BONUS = 0.5  # a statement that the law asked about does not apply where the question is set
-_EHDS_NAMED_RE = re.compile(r"\b(ehds|european health data space)\b", re.I)
-_UK_SETTING_RE = re.compile(r"\b((?-i:NHS|UK)|united kingdom|england|scotland|wales|northern ireland)\b", re.I)
 _NOT_IN_THE_UK_RE = re.compile(
     r"\b(?:EHDS|European Health Data Space)\b[^.]*\bdoes not apply in the (?:UK|United Kingdom)\b", re.I
 )
@@ -488,11 +488,12 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         default=0,
     )
     described = {w[:CASE_STEM] for w in [*words(question), *words(" ".join(expansion_terms(question)))]}
-    # how long the asker's cover has run, if the question says, when it asks whether or when (not how much)
     set_aside = _set_aside(question)
-    uk_ehds = bool(_EHDS_NAMED_RE.search(question) and _UK_SETTING_RE.search(question))
+    uk_ehds = ehds_asked_in_the_uk(question)
+    # how long the asker's cover has run, if the question says, when it asks whether or when (not how much)
     run_days = cover_run_days(question) if analysis.answer_type in ("yes_no", "deadline", "explanation") else None
     waited_for = f"{question} {' '.join(expansion_terms(question))}"
+    terms = content_terms(question)
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -531,8 +532,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             and puts_the_duty_on_the_asker(question, statement.text)
         ):  # "How long do I have to claim?": the insured person's duty, not the insurer's ("we" is every controller)
             score += OWN_DUTY_BONUS
-        waiting = block.document_type == "policy_wording" and still_waiting(
-            waited_for, _cue_text(statement, block), run_days, bool(content_terms(question) & _named(statement.text))
+        waiting = (
+            run_days is not None
+            and block.document_type == "policy_wording"
+            and still_waiting(waited_for, _cue_text(statement, block), run_days, bool(terms & _named(statement.text)))
         )  # "I bought it two weeks ago ...": the waiting period still running answers, cover or no cover
         cue, score = (True, score + WAITING_BONUS) if waiting else (cue, score)
         if uk_ehds and _NOT_IN_THE_UK_RE.search(statement.text):  # the EHDS asked about for an NHS trust: not here
@@ -951,7 +954,7 @@ def _changes_the_lead(option: Option, lead: Option, blocks: list[Evidence]) -> b
     block, home = blocks[option.block], blocks[lead.block]
     # "Paragraphs 1 and 2 do not apply ...", or a paragraph saying the right of paragraph 1 does not apply (20(3):
     # "Exercising the right referred to in paragraph 1 ... That right does not apply to ..."), both its sentences
-    exception = _EXCEPTION_TO_RE.match(option.statement.text) or RIGHT_NOT_APPLYING_RE.search(block.text)
+    exception = EXCEPTION_TO_RE.match(option.statement.text) or RIGHT_NOT_APPLYING_RE.search(block.text)
     paragraph = re.fullmatch(r"[^(]+\((\d+)\)", home.citation)
     # the lead's paragraph, and the paragraphs of its article it names ("under paragraph 1")
     own = {paragraph.group(1)} if paragraph else set()
@@ -1524,12 +1527,6 @@ def _scope_for_the_case(lead: Option, candidates: list[Option], blocks: list[Evi
     return best if named(best) > named(lead) else lead
 
 
-# an exception to other paragraphs of the same article: "Paragraphs 1 and 2 do not apply to the extent that ..."
-_EXCEPTION_TO_RE = re.compile(
-    r"^\W*(?P<named>paragraphs? \d+(?:(?:,| and| or) \d+)*) (?:do|does|shall|will) not apply\b", re.I
-)
-
-
 # ... or to some of what a rule of the same clause covers: "The Co-payment does not apply to the fixed benefits ..."
 _NOT_APPLYING_RE = re.compile(
     r"^\W*(?:the|a|an|this|such)? ?(?P<thing>[\w -]{2,40}?) (?:does|do|shall|will) not apply (?:to|in) (?P<to>[^.;]+)",
@@ -1549,7 +1546,7 @@ def _rule_before_its_exception(
     there is something or what it is, the clause's statement that it applies ("A Co-payment of 20% ... shall
     apply where ...") answers before the one saying where it does not, unless the question names that case. Asked
     whether something costs, a statement that it is free of charge answers before one allowing a fee."""
-    if analysis.answer_type == "definition" and (match := _EXCEPTION_TO_RE.match(lead.statement.text)):
+    if analysis.answer_type == "definition" and (match := EXCEPTION_TO_RE.match(lead.statement.text)):
         first = re.search(r"\d+", match.group("named"))
         article = blocks[lead.block].citation.split("(")[0]
         rule = f"{article}({first.group(0)})" if first else ""
@@ -1892,16 +1889,14 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             opener = yes_no_opener(question, lead_text) if about else ""
             if opener == "Yes: " and excepted:  # "That right does not apply to ...": yes, not in every case
                 opener = "Yes, subject to conditions: "
-            if not opener and _NOT_IN_THE_UK_RE.search(lead.statement.text) and _UK_SETTING_RE.search(question):
+            if not opener and _NOT_IN_THE_UK_RE.search(lead.statement.text) and ehds_asked_in_the_uk(question):
                 opener = "No: "  # "Do we need to get ready for the EHDS?" at an NHS trust
-            if not opener and analysis.about_cover and lead.cue and _excluding(blocks[lead.block]):
-                # an exclusion naming what was asked: no; only in some cases when it has exceptions or a narrower
-                # scope ("professional participation in hazardous sports" does not exclude a holiday dive)
-                opener = ONLY_SOME if _excludes_only_some(question, lead_text) else "No: "
-            elif not opener and analysis.about_cover and lead.waiting:
-                # a waiting period still running: not yet, unless the question is the case its exception saves
-                # ("broke my arm in a car crash": an Accident, in the law's terms for the plain words)
-                described = f"{question} {' '.join(expansion_terms(question))}"
+            if not opener and analysis.about_cover and (lead.waiting or (lead.cue and _excluding(blocks[lead.block]))):
+                # an exclusion naming what was asked, or a waiting period still running: no; only in some cases when
+                # it has exceptions or a narrower scope ("professional participation in hazardous sports" does not
+                # exclude a holiday dive; a waiting period's exception is read in the law's terms for the plain
+                # words too: "broke my arm in a car crash" is an Accident)
+                described = f"{question} {' '.join(expansion_terms(question))}" if lead.waiting else question
                 opener = ONLY_SOME if _excludes_only_some(described, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
         if option is not listed and not any(option is p for p in [*paired, *parts]):  # lists apart (MAX_WORDS), the

@@ -429,6 +429,12 @@ _UK_SETTING_RE = re.compile(
 )
 
 
+def ehds_asked_in_the_uk(question: str) -> bool:
+    """The question names the EHDS and sets itself in the UK, where that EU regulation does not apply ("Do we need
+    to get ready for EHDS opt-outs at our NHS trust?")."""
+    return instrument_named(question) == "ehds" and bool(_UK_SETTING_RE.search(question))
+
+
 def about_ehds(question: str) -> bool:
     """The question names the EHDS, or what only it governs (electronic health records and their access services,
     cross-border exchange, secondary use, data permits, opting out) outside a UK setting."""

@@ -147,6 +147,11 @@ def articles_listed(text: str) -> set[str]:
     return found
 
 
+# "3. Paragraphs 1 and 2 shall not apply to the extent that processing is necessary: ...": an exception to other
+# paragraphs of its own article (the paragraph number, if the text still has it, before)
+EXCEPTION_TO_RE = re.compile(
+    r"^\W*(?:\d+\.\s*)?paragraphs? (?P<named>\d+(?:(?:,| and| or) \d+)*) (?:do|does|shall|will) not apply\b", re.I
+)
 # "Exercising the right referred to in paragraph 1 ... That right does not apply to processing necessary for the
 # performance of a task carried out in the public interest": a paragraph excepting the right of another paragraph
 RIGHT_NOT_APPLYING_RE = re.compile(

@@ -39,7 +39,7 @@ from language.question import (
     sets_the_scene,
     states_number,
 )
-from language.references import RIGHT_NOT_APPLYING_RE, instrument_named, question_tokens
+from language.references import EXCEPTION_TO_RE, RIGHT_NOT_APPLYING_RE, instrument_named, question_tokens
 from language.titles import titled
 from language.words import words
 
@@ -301,18 +301,11 @@ def _lift_pointed_lists(evidence: list[Evidence], grades: list[ChunkGrade]) -> N
             g.explanation += f"; raised to {floor:.2f}: the list a retrieved clause refers to"
 
 
-# "3. Paragraphs 1 and 2 shall not apply to the extent that processing is necessary: ...": an exception to other
-# paragraphs of its own article
-_EXCEPTION_TO_RE = re.compile(
-    r"^\W*(?:\d+\.\s*)?paragraphs? (?P<named>\d+(?:(?:,| and| or) \d+)*) (?:do|does|shall|will) not apply\b", re.I
-)
-
-
 def _exception_to(evidence: Evidence) -> re.Match[str] | None:
     """A binding paragraph excepting other paragraphs of its article, the paragraphs it names in group "named"."""
     if evidence.authority != "binding":
         return None
-    return _EXCEPTION_TO_RE.match(evidence.text) or RIGHT_NOT_APPLYING_RE.search(evidence.text)
+    return EXCEPTION_TO_RE.match(evidence.text) or RIGHT_NOT_APPLYING_RE.search(evidence.text)
 
 
 def _lift_exceptions(evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
@@ -388,6 +381,9 @@ def grade_evidence(question: str, evidence: list[Evidence], authority_order: boo
     return apply_grades(evidence, grade_all(question, evidence), authority_order)
 
 
+MAX_EXCEPTIONS_ADDED = 2  # exceptions to kept paragraphs joining the evidence, at most
+
+
 def with_exceptions(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
     """The kept evidence with the pool's exceptions to a kept paragraph of their article after it ("That right does
     not apply to processing necessary for ... a task carried out in the public interest" after 20(1)'s right to data
@@ -403,9 +399,6 @@ def with_exceptions(kept: list[Evidence], pool: list[Evidence]) -> list[Evidence
         if any(f"{article}({n})" in citations for n in re.findall(r"\d+", named["named"])):
             added.append(e)
     return [*kept, *added[:MAX_EXCEPTIONS_ADDED]]
-
-
-MAX_EXCEPTIONS_ADDED = 2
 
 
 def with_part_answers(kept: list[Evidence], pool: list[Evidence], parts: list[str]) -> list[Evidence]:
