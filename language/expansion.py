@@ -821,7 +821,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "payment is made to the Member Master Policyholder",
     ),
     (
-        r"\b(paid out|pay out|payout|get paid|be paid)\b"
+        # (not "Will it be paid?", which asks whether a claim is covered)
+        r"\b(paid out|pay out|payout)\b|\b(get|be) paid (to|into|directly)\b"
         r"|\bwho (receives|gets|is paid) (the )?(claim )?(payment|money|amount)\b|\bpaid to whom\b",
         "settle claim settlement payment is made to",
     ),

@@ -1500,3 +1500,14 @@ def test_two_wordings_named_one_in_plain_words_are_each_answered_from_their_clau
     )
     assert [c.citation for c in out.citations][:2] == [f"{INDIVIDUAL} cl. 3.6", f"{GROUP} cl. 3.6"], out.answer
     assert "Rs. 2,000" in out.answer and "Rs. 3,000" in out.answer
+
+
+def test_will_it_be_paid_asks_whether_a_claim_is_covered_not_who_receives_the_payment(make_services):
+    # "be paid" reached claim settlement and cancellation clauses; the gall bladder's waiting period answers
+    out = run_graph(
+        "I took out my own CareShield rider three weeks ago and now I need my gallbladder out. Will it be paid?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.citations[0].citation == f"{INDIVIDUAL} cl. 4.2", out.answer
+    assert "24 months of continuous coverage" in out.answer.split("[Source")[0]
