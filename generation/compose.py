@@ -19,7 +19,7 @@ ends with its [Source N].
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.types import Evidence
 from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME, STATING_MARGIN
@@ -32,6 +32,7 @@ from language.analysis import (
     about_ehds,
     analyse,
     ehds_asked_in_the_uk,
+    part_clauses,
     question_parts,
     question_sentence,
     variants_named,
@@ -686,19 +687,32 @@ _OWN_CLAIM_DEADLINE_RE = re.compile(
 )
 
 
+_CLAIMS_HEADING_WORDS = frozenset(words("claims claim procedure notification documents settlement facility"))
+
+
+def _claims_clause_named(block: Evidence, asked: frozenset[str]) -> frozenset[str]:
+    """The benefit a claims clause is for, when the question names it ("Critical Illness Claims"); else empty."""
+    if block.metadata.get("section_key") != "claims":
+        return frozenset()
+    benefit = frozenset(w for w in words(block.text.partition("\n")[0]) if not w[0].isdigit()) - _CLAIMS_HEADING_WORDS
+    return benefit if benefit and benefit <= asked else frozenset()
+
+
 def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> Subject:
     """For a question about an insurance wording (by its words, or by the clauses it is answered from), what
     it is about without the words of the kind of answer ("pre-existing disease" in "What is the waiting
     period for pre-existing diseases?"): a clause about another subject's waiting period does not answer it."""
     if analysis.domain != "insurance" and not any(b.document_type == "policy_wording" for b in blocks):
         return Subject()
-    if _OWN_CLAIM_DEADLINE_RE.search(question):  # when the claim must be made: no benefit is what it is about
-        return Subject()
     # the product's and insurer's names are not what it is about ("I bought CareShield 10 days ago and broke my
     # wrist": the wrist, not a pre-existing-disease clause naming "the first CareShield Rider"); the title's other
     # words ("Hospital Care & Critical Illness") may well be
     names = {w for b in blocks for key in ("product", "provider") for w in words(str(b.metadata.get(key) or ""))}
     own = frozenset(content_terms(question) - _COVER_QUESTION_WORDS - ANSWER_TYPE_WORDS - names)
+    if _OWN_CLAIM_DEADLINE_RE.search(question):
+        # when the claim must be made: no benefit is what it is about, unless the wording has a claims clause
+        # of its own for a benefit the question names ("Critical Illness Claims" for a stroke on that cover)
+        return Subject(tuple(form for b in blocks if (form := _claims_clause_named(b, own))))
     if not own:
         return Subject()
     bridged: list[frozenset[str] | set[str]] = []
@@ -1743,10 +1757,15 @@ def _part_leads(
     statement that answers each part, when the answer does not quote it yet: the lead answers the question as a
     whole, and quoted alone it left the other part unanswered. `chosen`: what the answer quotes, its lead first."""
     out: list[Option] = []
-    for part in question_parts(question):
+    for part, clause in zip(question_parts(question), part_clauses(question), strict=True):
         analysis = analyse(part)
         fact_wanted, fact_kind, cue_needed = _wanted(part, analysis)
-        scored = options(part, analysis, blocks, embed)
+        # the scene both parts share scores every part's statements alike: what the part itself asks tells them apart
+        own_score = {(o.block, o.statement.position): o.score for o in options(clause, analyse(clause), blocks, embed)}
+        scored = [
+            replace(o, score=(o.score + own_score.get((o.block, o.statement.position), 0.0)) / 2)
+            for o in options(part, analysis, blocks, embed)
+        ]
         subject = policy_subject(part, analysis, blocks)
         # asked how long or how much, the lead's own provision stating it answers first ("Under that accelerated
         # procedure, ... within two months" after the accelerated procedure, not another procedure's three months)

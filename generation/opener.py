@@ -53,6 +53,7 @@ _LAW_VERBS = {
         ("send", "transmit transfer"),
         ("tell warn", "inform notify communicate"),
         ("demand", "insist"),
+        ("make force oblige compel", "require order"),  # "Can the authority make us tell them?" / "may require"
     )
     for plain in words(plains)
 }
@@ -95,6 +96,8 @@ _PARTY_KINDS = tuple(
         "company insurer professional doctor they",
         "gdpr ehds regulation law rule rider policy wording scheme company insurer",
         "country nation state government",  # "each EU country": the Member States
+        # "Can the authority make us tell them?": the regulator or access body acts, not the asker
+        "authority regulator ico commissioner body bodies",
     )
 )
 # words a modal is followed by that are not the act: adverbs ("are still") and prepositions ("is without prejudice")

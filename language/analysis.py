@@ -357,10 +357,14 @@ def _comma_parts(part: str) -> list[str]:
 def question_parts(question: str) -> list[str]:
     """The questions asked in one, each after the scene the question sets ("We're a public health institute ...
     How quickly must the access body decide?"); [] when it asks one thing."""
+    scene = _scene(question)
+    return [f"{scene} {clause}".strip() for clause in part_clauses(question)]
+
+
+def part_clauses(question: str) -> list[str]:
+    """The questions asked in one, each on its own, without the scene ("How quickly must the access body
+    decide?"); [] when it asks one thing."""
     asked = [s.strip(" -:") for s in _QUESTION_SENTENCE_RE.findall(question)]
-    if not asked:
-        return []
-    scene = question[: question.find(asked[0])].strip()
     parts = [
         p.strip(" ,?")
         for sentence in asked
@@ -368,9 +372,13 @@ def question_parts(question: str) -> list[str]:
         for p in _comma_parts(joined)
     ]
     parts = [p for p in parts if len(p.split()) >= PART_MIN_WORDS]
-    if len(parts) < 2:
-        return []
-    return [f"{scene} {p[0].upper()}{p[1:]}?".strip() for p in parts]
+    return [f"{p[0].upper()}{p[1:]}?" for p in parts] if len(parts) >= 2 else []
+
+
+def _scene(question: str) -> str:
+    """What the question tells before it asks ("We're a public health institute.")."""
+    asked = _QUESTION_SENTENCE_RE.search(question)
+    return question[: asked.start()].strip() if asked else ""
 
 
 _CONTRACTED_RE = re.compile(r"\b(what|who|where|when|how)'?s\b", re.I)

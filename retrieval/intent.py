@@ -24,7 +24,10 @@ INTENT_PATTERNS: list[tuple[str, str]] = [
     (
         "procedure",
         r"\b(how (do|can|should) (i|we|you) (make a )?claim|claim (procedure|process|form)|documents?|notify|intimat\w*"
-        r"|cashless|reimbursement (process|claim)|submit|grievance|complain)\b",
+        r"|cashless|reimbursement (process|claim)|submit|grievance|complain"
+        # telling the insurer in plain words: "by when do we have to tell them, and what do we send?"
+        r"|(tell|inform|let) (the|my|our|your|them|him|her)\b.{0,20}\b(insurer|company|tpa|know)|inform them"
+        r"|what (do|will|would|should|must) (i|we|you) (need to |have to )?(send|provide|give|attach))\b",
     ),
     ("exclusion", r"\b(exclu\w*|not covered|isn'?t covered|never (covered|paid)|what is not|which .* not covered)\b"),
     (

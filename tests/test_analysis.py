@@ -339,7 +339,7 @@ def test_a_kind_of_record_naming_a_code_or_field_asks_for_one_value_not_a_list()
 
 
 def test_two_questions_asked_in_one_are_split_each_after_the_scene():
-    from language.analysis import question_parts
+    from language.analysis import part_clauses, question_parts
 
     scene = "We're a public health institute asking for EHDS data."
     assert question_parts(f"{scene} Is there a faster route, and how quickly must the access body decide?") == [
@@ -351,6 +351,12 @@ def test_two_questions_asked_in_one_are_split_each_after_the_scene():
         "Does the group version differ?",
     ]
     assert question_parts("Can I see and correct my records?") == []  # one question about two acts
+    # each part on its own, without the scene, too: what tells one part's answer from the other's
+    assert part_clauses(f"{scene} Is there a faster route, and how quickly must the access body decide?") == [
+        "Is there a faster route?",
+        "How quickly must the access body decide?",
+    ]
+    assert part_clauses("How long do I have to report a breach?") == []
     assert question_parts("How long do I have to report a breach?") == []
     # follow-ups after commas; a scene before a comma is not a question of its own
     assert question_parts(

@@ -359,6 +359,13 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     ambulance = "The Company will reimburse the reasonable cost of a road ambulance."
     assert yes_no_opener("Does the individual rider pay for an ambulance?", ambulance) == "Yes: "
     assert yes_no_opener("Does the individual rider send an ambulance?", ambulance) == ""
+    # a regulator is a party of its own: asked whether it can make the asker act, its power answers, not the
+    # asker's duty towards it
+    power = "The supervisory authority may require the controller to communicate the breach to the data subject."
+    duty = "The controller must notify the breach to the supervisory authority without undue delay."
+    made = "The regulator has questioned our decision. Can the authority make us tell the patients?"
+    assert yes_no_opener(made, power) == "Yes: "
+    assert yes_no_opener(made, duty) == ""
 
 
 def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_party_asked_about():
@@ -1347,6 +1354,32 @@ def test_each_part_of_a_two_part_question_is_answered(make_services):
     cited = [c.citation for c in out.citations]
     assert cited[0].startswith("GDPR Art. 33(1)") and "72 hours" in out.answer.split("[Source")[0], out.answer
     assert any(c.startswith("GDPR Art. 34(1)") for c in cited) and "communicate the" in out.answer
+
+
+def test_a_part_is_answered_by_what_it_asks_not_by_the_scene_both_parts_share(make_services):
+    """The scene (a breach found 60 hours ago) scores Art. 33(1) high for every part; the second part asks whether
+    the report may go before all the facts are known, which Art. 33(4) (information in phases) answers."""
+    out = run_graph(
+        "We found a breach 60 hours ago and still don't know how many patients are affected. What does our report"
+        " to the regulator have to include, and can we send it before we have all the facts?",
+        make_services(),
+    )
+    cited = [c.citation for c in out.citations]
+    assert cited[0].startswith("GDPR Art. 33(3)"), out.answer
+    assert any(c.startswith("GDPR Art. 33(4)") for c in cited) and "in phases" in out.answer, out.answer
+
+
+def test_a_claim_deadline_for_a_benefit_with_its_own_claims_clause_is_answered_from_that_clause(make_services):
+    """A critical illness claim is notified within 30 days of diagnosis (cl. 7.5), not within the 48 hours of a
+    hospitalisation (cl. 7.1); and "tell the insurer" asks for the claims procedure, not the benefit clauses."""
+    out = run_graph(
+        "My husband was diagnosed with a stroke last week and he has critical illness cover on his individual"
+        " CareShield rider. By when do we have to tell the insurer, and what will we need to send?",
+        make_services(),
+        collection="insurance",
+    )
+    assert out.citations[0].citation == "CareShield Rider (Individual) cl. 7.5", out.answer
+    assert "within 30 days of diagnosis" in out.answer.split("[Source")[0]
 
 
 def test_a_code_asked_for_is_quoted_from_the_codes_not_the_profile_s_other_bindings(make_services):
