@@ -477,7 +477,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     special_law = not about_ehds(question)
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
     classified = _classified_as(question)
-    happened = _HAS_HAPPENED_RE.findall(question)
+    happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
     recipient = _recipient(question)
     asked = asked_about(question, analysis)
     benefit_named = max(  # the most asked words a benefit's own name says (its heading and benefit name)
@@ -611,7 +611,12 @@ def _boilerplate(seen: set[tuple[str, str]]) -> bool:
 
 # "Our data permit has just been issued": what has happened to the asker; "Once the data permit has been issued,
 # ...": a statement of what follows it
-_HAS_HAPPENED_RE = re.compile(r"\b(?:has|have) (?:just |already |now |recently )?been (\w+(?:ed|en|wn|t))\b", re.I)
+_HAS_HAPPENED_RE = re.compile(
+    r"\b(?:has|have) (?:just |already |now |recently )?been (\w+(?:ed|en|wn|t))\b"
+    # "We've marked the record as restricted": the state it has been put in
+    r"|\b(?:marked|flagged|set|listed|recorded)\b[^.?!,;]{0,40}?\bas (\w+ed)\b",
+    re.I,
+)
 
 
 def _after_what_happened(happened: list[str], text: str) -> bool:

@@ -40,6 +40,7 @@ from language.question import (
     states_number,
 )
 from language.references import EXCEPTION_TO_RE, RIGHT_NOT_APPLYING_RE, instrument_named, question_tokens
+from language.sentences import split_sentences
 from language.titles import titled
 from language.words import words
 
@@ -92,6 +93,7 @@ SPECIAL_LAW_PENALTY = 0.1  # an EHDS chunk, for a question about patient data in
 ACROSS_PATIENTS_K = 80
 REFERENCE_MATCH_FLOOR = 0.65  # the chunk carries the very provision the question names
 COVERAGE_TARGET = 5  # covering this many of a long question's content words is full coverage
+COVERAGE_WINDOW = 3  # sentences read together for coverage
 OUT_OF_SCOPE_CAP = 0.3
 
 
@@ -193,10 +195,7 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     if (dense := _rescale(evidence.scores.dense, *DENSE_RANGE)) is not None:
         features["dense"] = dense
     if wanted:  # its own words, and the words of the plain phrases it covers in the law's terms
-        covered = {t for t in wanted if t in haystack_terms}
-        for bridge in bridged:
-            covered |= bridge.words & wanted
-        features["coverage"] = min(1.0, len(covered) / min(len(wanted), COVERAGE_TARGET))
+        features["coverage"] = min(1.0, _covered(asked, evidence) / min(len(wanted), COVERAGE_TARGET))
     if (rerank := _rescale(evidence.scores.rerank, *RERANK_RANGE)) is not None:
         features["rerank"] = rerank
     named, own = asked.instrument or "", str(evidence.metadata.get("instrument") or "").lower()
@@ -240,6 +239,22 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
     )
     grade.explanation = explain(grade)
     return grade
+
+
+def _covered(asked: Asked, evidence: Evidence) -> int:
+    """How many of the question's words the chunk's best COVERAGE_WINDOW sentences say, with its document, citation,
+    heading and first sentence (the lead-in of a list's points): a long commentary names most words of any question
+    somewhere, a provision says them together."""
+    sentences = split_sentences(without_notes_on_the_text(evidence.text)) or [""]
+    label = f"{evidence.document} {evidence.citation} {evidence.section} {sentences[0]}"
+    best = 0
+    for start in range(max(1, len(sentences) - COVERAGE_WINDOW + 1)):
+        terms = set(words(f"{label} {' '.join(sentences[start : start + COVERAGE_WINDOW])}"))
+        covered = {t for t in asked.wanted if t in terms}
+        for bridge in asked.bridged(terms):
+            covered |= bridge.words & asked.wanted
+        best = max(best, len(covered))
+    return best
 
 
 def _record_asked(asked: Asked, evidence: Evidence) -> bool:

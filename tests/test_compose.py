@@ -1369,6 +1369,18 @@ def test_a_part_is_answered_by_what_it_asks_not_by_the_scene_both_parts_share(ma
     assert any(c.startswith("GDPR Art. 33(4)") for c in cited) and "in phases" in out.answer, out.answer
 
 
+def test_a_state_the_question_says_the_record_is_in_picks_the_rule_for_that_state(make_services):
+    """ "We've marked the record as restricted": Art. 18(2) ("Where processing has been restricted ...") says what
+    may still be done, not Art. 18(1)'s list of when restriction may be asked for."""
+    out = run_graph(
+        "We've marked a patient's record as restricted while we check her complaint that it's inaccurate. In the"
+        " meantime can we still keep it on our servers, and could our solicitors use it if she takes us to court?",
+        make_services(),
+    )
+    assert out.citations[0].citation.startswith("GDPR Art. 18(2)"), out.answer
+    assert "with the exception of storage" in out.answer.split("[Source")[0]
+
+
 def test_a_claim_deadline_for_a_benefit_with_its_own_claims_clause_is_answered_from_that_clause(make_services):
     """A critical illness claim is notified within 30 days of diagnosis (cl. 7.5), not within the 48 hours of a
     hospitalisation (cl. 7.1); and "tell the insurer" asks for the claims procedure, not the benefit clauses."""

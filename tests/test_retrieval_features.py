@@ -121,6 +121,26 @@ def test_plain_words_are_covered_by_the_provision_that_uses_their_legal_terms(sh
     assert grade_all("Can I ask my hospital about an allergy in my records?", [article])[0].features["coverage"] < 0.4
 
 
+def test_coverage_counts_the_question_s_words_said_together_not_scattered_over_a_long_text():
+    """A long commentary names most words of any question somewhere; a provision says them in one place. The
+    question's words spread over sentences far apart cover less than the same words in adjacent sentences, and a
+    list's lead-in counts with each of its points."""
+    question = "Do we need to keep a record of a breach we did not report to the regulator?"
+    kept, reported = "We keep a record of each breach.", "We report some of them to the regulator."
+    filler = "Staff training is refreshed every year. Audits are scheduled by the board. Rotas are set weekly."
+
+    def coverage(text: str) -> float:
+        chunk = Evidence(chunk_id="c", text=text, citation="Commentary: note", document="Commentary")
+        return grade_all(question, [chunk])[0].features["coverage"]
+
+    assert coverage(f"{filler} {kept} {reported}") > coverage(f"{filler} {kept} {filler} {reported}")
+    # a list's lead-in is read with each of its points, however far down the point is
+    points = " ".join(f"({c}) the item {c};" for c in "abcdef")
+    assert coverage(f"We keep a record of: {points} (g) each breach we report to the regulator.") == coverage(
+        f"We keep a record of: (g) each breach we report to the regulator; {points}"
+    )
+
+
 def test_a_name_inside_a_bridged_phrase_is_not_missing_from_the_provision_in_legal_terms(shipped):
     question = "My GP surgery lost a USB stick with patient letters on it. Do we have to tell the patients?"
     found = shipped.retriever.retrieve(question, {"collection": "health_governance"}, 40)
