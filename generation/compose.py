@@ -439,8 +439,13 @@ JURISDICTION_BONUS = 0.5  # a statement that the law asked about does not apply 
 _NOT_IN_THE_UK_RE = re.compile(
     r"\b(?:EHDS|European Health Data Space)\b[^.]*\bdoes not apply in the (?:UK|United Kingdom)\b", re.I
 )
-SET_ASIDE_PENALTY = 0.2  # a statement about what the question asks besides
-_BESIDES_RE = re.compile(r"\b(?:apart from|aside from|besides|other than|except for)\s+(?P<what>[^,.?;]{3,40})", re.I)
+SET_ASIDE_PENALTY = 0.3  # a statement about what the question asks besides
+_BESIDES_RE = re.compile(
+    r"\b(?:apart from|aside from|besides|other than|except for)\s+(?P<what>[^,.?;]{3,40})"
+    # "40 days on a general ward, no ICU:": a thing the scene says was not there, set off on its own
+    r"|[,;:(]\s*(?:no\s+|not in (?:the |an? )?|without (?:an? |the )?)(?P<absent>[\w-]+)\s*(?=[,;:).])",
+    re.I,
+)
 
 
 def _set_aside(question: str) -> set[str]:
@@ -449,7 +454,9 @@ def _set_aside(question: str) -> set[str]:
     match = _BESIDES_RE.search(question)
     if match is None:
         return set()
-    return (set(words(match["what"])) & content_terms(question)) - set(words("record data information"))
+    return (set(words(match["what"] or match["absent"])) & content_terms(question)) - set(
+        words("record data information")
+    )
 
 
 def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], embed: Embed | None) -> list[Option]:
@@ -542,7 +549,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         if uk_ehds and _NOT_IN_THE_UK_RE.search(statement.text):  # the EHDS asked about for an NHS trust: not here
             cue, score = True, score + JURISDICTION_BONUS
         # "Apart from a copy of my records, what else ...?": what the question sets aside is not its answer
-        score -= SET_ASIDE_PENALTY if set_aside and set_aside <= set(words(statement.text)) else 0.0
+        score -= (
+            SET_ASIDE_PENALTY if set_aside and set_aside <= set(words(f"{statement.text} {_heading(block)}")) else 0.0
+        )
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)

@@ -248,7 +248,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     # a copy with parts about other people removed: the copy must not adversely affect others' rights
     (
         r"\b(black(ed)?[- ]out|redact\w*|censored)\b|\b(about|on|of|mention\w*) (someone else|other people"
-        r"|another person|a third party|third parties)\b",
+        r"|another person|a third party|third parties)\b"
+        # "things my ex-husband told the doctor about me": what another person said, in the asker's record
+        r"|\b(things|what|information|comments|parts?) (my|her|his|their|someone'?s?) ([\w-]+ ){0,2}(told|said|wrote"
+        r"|gave|provided)\b",
         "adversely rights and freedoms of others",  # no verb: it is no act asked about
     ),
     # a processor using the data for its own ends decides the purposes itself: it is treated as a controller
@@ -838,6 +841,28 @@ EXPANSIONS: list[tuple[str, str]] = [
         "payment is delayed interest",
     ),
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
+    # the standard exclusions of health insurance wordings, in the words claimants use
+    (
+        r"\b(experimental|unproven|untested|not (yet )?(been )?proven|no (published |scientific |medical )?evidence"
+        r"( that)? it works)\b",
+        "unproven treatments lacks significant medical documentation to support its effectiveness",
+    ),
+    (
+        r"\b(can'?t|cannot|unable to|no longer able to|can no longer) (bathe|wash|dress|feed|eat|look after)\b"
+        r"|\b(just|only|simply) (so|to be|to get) (that )?(he|she|they|i)?('?s|'?re|'?m| is| are| am)? ?(looked after"
+        r"|cared for)\b|\brespite\b|\bbed rest\b",
+        "rest cure respite custodial care for help with daily activities such as bathing, dressing or eating",
+    ),
+    (  # a visit to a specialist, or a scan, with no stay in hospital
+        r"(?=.*\b(claim|cover(ed)?|rider|policy|insur\w*|reimburs\w*)\b).*(\bout-?patient\b|\b(no|without|didn'?t need"
+        r" (any|an)?|never needed (any|an)?) (admission|procedure|hospital stay|operation)\b)",
+        "out-patient consultations and diagnostics not followed by a Day Care Treatment",
+    ),
+    (  # moving an insurance cover to another insurer: credit for waiting periods served
+        r"\b(port(ing|ed)?|switch(ing|ed)?|mov(e|ing)) (it |my (cover|policy|plan) |this (cover|policy) )?to (another"
+        r"|a new|a different) insurer\b|\bporting\b",
+        "port this cover to another insurer portability credit for waiting periods",
+    ),
     # what data may not be used for: the uses a provision prohibits
     (
         r"\b(can'?t|cannot|can not|must not|mustn'?t|may not|not allowed to|forbidden|banned)\b.{0,30}\b(uses?|used)\b"

@@ -1369,6 +1369,14 @@ def test_a_part_is_answered_by_what_it_asks_not_by_the_scene_both_parts_share(ma
     assert any(c.startswith("GDPR Art. 33(4)") for c in cited) and "in phases" in out.answer, out.answer
 
 
+def test_what_the_scene_says_was_not_there_is_set_aside():
+    from generation.compose import _set_aside
+
+    assert _set_aside("40 full days on a general ward, no ICU: how much hospital daily cash is due?") == {"icu"}
+    assert _set_aside("Apart from a copy of my records, what else can I get?") == {"copi"}
+    assert _set_aside("It was about 18 hours, no procedure done. Is that a valid claim?") == set()  # no aside
+
+
 def test_a_state_the_question_says_the_record_is_in_picks_the_rule_for_that_state(make_services):
     """ "We've marked the record as restricted": Art. 18(2) ("Where processing has been restricted ...") says what
     may still be done, not Art. 18(1)'s list of when restriction may be asked for."""

@@ -551,6 +551,39 @@ def test_answers_state_their_coverage_and_the_clause(make_services, question, po
         assert value in record.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "clause", "words"),
+    [
+        (
+            "Individual CareShield claim for an experimental stem-cell injection into an arthritic knee; the hospital"
+            " can't point to any published evidence that it works. Do we have grounds to decline?",
+            "cl. 5.13",
+            "lacks significant medical documentation",
+        ),
+        (
+            "My dad is 80 and can't bathe or feed himself any more. Could we put him in hospital for a few weeks just"
+            " so he's looked after, and claim it on his own CareShield rider?",
+            "cl. 5.2",
+            "custodial care",
+        ),
+        (
+            "I saw an orthopaedic specialist about my back and paid for an MRI scan, but in the end I didn't need any"
+            " procedure or admission. Can I claim those costs on my individual CareShield rider?",
+            "cl. 3.3",
+            "Out-patient consultations and diagnostics",
+        ),
+    ],
+)
+def test_a_standard_exclusion_is_found_from_the_claimant_s_words(make_services, question, clause, words):
+    """Claimants describe the case ("no evidence it works", "can't bathe ... just so he's looked after", "a
+    specialist and a scan, no admission"); the wording names the exclusion (unproven treatments, custodial care,
+    out-patient consultations): the answer quotes it and says not covered. These were refused or answered from
+    the in-patient benefit."""
+    record = run_graph(question, make_services(), collection="insurance", allow_web=False)
+    assert record.status == "answered" and record.coverage_type == "not_covered", record.answer
+    assert record.citations[0].citation == f"{INDIVIDUAL} {clause}" and words in record.answer.split("[Source")[0]
+
+
 def test_a_benefit_clause_s_own_exception_is_stated_as_not_covered(make_services):
     """The day care clause is a benefit; its sentence on out-patient consultations is what it leaves out."""
     record = run_graph("Are outpatient consultations covered on the individual rider?", make_services(), **OFFLINE)
