@@ -13,6 +13,7 @@ from language.passages import statements
 from language.question import compared_terms, defined_term
 from language.references import pointed_conditions
 from language.series import asked_series, member_of, right_granted, rights_asked
+from language.thresholds import falls_short, stated_quantities
 from language.words import words
 
 MAX_BLOCKS = 8
@@ -272,14 +273,21 @@ def _states_cover(clause: Evidence) -> bool:
     return clause.metadata.get("section_key") != "definitions" and bool(_STATES_COVER_RE.search(clause.text))
 
 
-def cover_clauses(analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[list[Evidence], str]:
+def cover_clauses(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[list[Evidence], str]:
     """A question about what a policy pays for is answered only from a wording's clauses on cover,
     exclusions, waiting periods or limits (a web page or a premium clause cannot say what a wording
-    covers); when none answers, the benefit is absent from the wording and the reason says what was found."""
+    covers), and from a definition whose minimum the case does not meet ("a clinic with three in-patient beds"
+    is no AYUSH Hospital of "at least 5 in-patient beds"); when none answers, the benefit is absent from the
+    wording and the reason says what was found."""
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
     if not blocks or not analysis.about_cover or not (clauses or analysis.domain == "insurance"):
         return blocks, ""
-    kept = [b for b in clauses if b.metadata.get("section_key") not in NOT_ABOUT_COVER or _states_cover(b)]
+    stated = stated_quantities(question)
+    kept = [
+        b
+        for b in clauses
+        if b.metadata.get("section_key") not in NOT_ABOUT_COVER or _states_cover(b) or falls_short(stated, b.text)
+    ]
     if kept:
         return kept, ""
     if not clauses:

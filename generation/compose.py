@@ -52,6 +52,7 @@ from language.references import (
 )
 from language.sentences import ends_with_abbreviation
 from language.support import Embed, score_sentences
+from language.thresholds import falls_short, stated_quantities
 from language.titles import passage_title, titled
 from language.waiting import cover_run_days, still_waiting
 from language.words import words
@@ -73,7 +74,7 @@ MAX_STEPS = 4  # a procedure answered clause by clause ...
 STEPS_MAX_WORDS = 180  # ... in at most this many words
 CUE_BONUS = 0.15
 LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
-WAITING_BONUS = 0.3  # a waiting period longer than the question says the cover has run
+SHORT_BONUS = 0.3  # a waiting period longer than the cover has run, a minimum the case does not reach
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
 BINDING_BONUS = 0.08
 # The EHDS governs electronic health records, their exchange and secondary use; the GDPR governs all processing.
@@ -228,7 +229,9 @@ class Option:
     support: float
     score: float
     cue: bool = False
-    waiting: bool = False  # a waiting period still running for every illness or the kind asked: it names the case
+    # the case the question describes falls short of what the statement requires: a waiting period still running
+    # for every illness or the kind asked, a minimum stay or size it does not reach ("about 18 hours" / "24 hours")
+    short: bool = False
 
 
 # points of another article a provision takes in: "... referred to in points (b), (c) and (d) of Article 33(3)"
@@ -501,6 +504,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     # how long the asker's cover has run, if the question says, when it asks whether or when (not how much)
     run_days = cover_run_days(question) if analysis.answer_type in ("yes_no", "deadline", "explanation") else None
     waited_for = f"{question} {' '.join(expansion_terms(question))}"
+    stated = stated_quantities(question)
     terms = content_terms(question)
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
@@ -540,12 +544,18 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             and puts_the_duty_on_the_asker(question, statement.text)
         ):  # "How long do I have to claim?": the insured person's duty, not the insurer's ("we" is every controller)
             score += OWN_DUTY_BONUS
-        waiting = (
-            run_days is not None
-            and block.document_type == "policy_wording"
-            and still_waiting(waited_for, _cue_text(statement, block), run_days, bool(terms & _named(statement.text)))
-        )  # "I bought it two weeks ago ...": the waiting period still running answers, cover or no cover
-        cue, score = (True, score + WAITING_BONUS) if waiting else (cue, score)
+        short = block.document_type == "policy_wording" and (
+            # "I bought it two weeks ago ...": the waiting period still running answers, cover or no cover
+            (
+                run_days is not None
+                and still_waiting(
+                    waited_for, _cue_text(statement, block), run_days, bool(terms & _named(statement.text))
+                )
+            )
+            # "about 18 hours": the minimum stay a hospitalisation needs, which the case does not reach
+            or bool(stated and falls_short(stated, _cue_text(statement, block)))
+        )
+        cue, score = (True, score + SHORT_BONUS) if short else (cue, score)
         if uk_ehds and _NOT_IN_THE_UK_RE.search(statement.text):  # the EHDS asked about for an NHS trust: not here
             cue, score = True, score + JURISDICTION_BONUS
         # "Apart from a copy of my records, what else ...?": what the question sets aside is not its answer
@@ -555,7 +565,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
-        out.append(Option(index, statement, support.score, score, cue, waiting))
+        out.append(Option(index, statement, support.score, score, cue, short))
     return out
 
 
@@ -779,7 +789,7 @@ def lead_option(
     def answers(option: Option) -> bool:
         strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
         supported = option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
-        return supported and (option.waiting or _names_asked(asked or set(), option, blocks[option.block]))
+        return supported and (option.short or _names_asked(asked or set(), option, blocks[option.block]))
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
     if subject:  # a clause whose heading names the subject answers before one that mentions it in passing,
@@ -1924,12 +1934,12 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
                 opener = "Yes, subject to conditions: "
             if not opener and _NOT_IN_THE_UK_RE.search(lead.statement.text) and ehds_asked_in_the_uk(question):
                 opener = "No: "  # "Do we need to get ready for the EHDS?" at an NHS trust
-            if not opener and analysis.about_cover and (lead.waiting or (lead.cue and _excluding(blocks[lead.block]))):
-                # an exclusion naming what was asked, or a waiting period still running: no; only in some cases when
-                # it has exceptions or a narrower scope ("professional participation in hazardous sports" does not
-                # exclude a holiday dive; a waiting period's exception is read in the law's terms for the plain
-                # words too: "broke my arm in a car crash" is an Accident)
-                described = f"{question} {' '.join(expansion_terms(question))}" if lead.waiting else question
+            if not opener and (lead.short or (analysis.about_cover and lead.cue and _excluding(blocks[lead.block]))):
+                # an exclusion naming what was asked, or a case short of what the clause requires: no; only in some
+                # cases when it has exceptions or a narrower scope ("professional participation in hazardous sports"
+                # does not exclude a holiday dive; a waiting period's exception is read in the law's terms for the
+                # plain words too: "broke my arm in a car crash" is an Accident)
+                described = f"{question} {' '.join(expansion_terms(question))}" if lead.short else question
                 opener = ONLY_SOME if _excludes_only_some(described, lead_text) else "No: "
             text = f"{opener}{_sentence_case(text)}" if opener else text
         if option is not listed and not any(option is p for p in [*paired, *parts]):  # lists apart (MAX_WORDS), the

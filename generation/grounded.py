@@ -56,7 +56,7 @@ def grounded_answer(
     if feature := unnamed_feature(question, analysis, blocks, mentioned):  # nothing found names the thing asked for
         blocks, absent = [], absent_from_wording(clauses, f"never mention {feature}")
     else:
-        blocks, absent = cover_clauses(analysis, blocks)
+        blocks, absent = cover_clauses(question, analysis, blocks)
         clauses = [b for b in blocks if b.document_type == "policy_wording"]
     series = series_members(question, blocks)  # "What are the exclusions?": every one, and no coverage line
     blocks, weak = adaptive_policy_blocks(

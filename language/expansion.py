@@ -841,6 +841,10 @@ EXPANSIONS: list[tuple[str, str]] = [
         "payment is delayed interest",
     ),
     (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
+    # clinical shorthand: what was done to a patient, in the wordings' terms (an acronym here is no name a clause
+    # must mention)
+    (r"\b(iv|intravenous)( fluids?| drips?| antibiotics?)?\b|\bon a drip\b", "in-patient care treatment"),
+    (r"\b(mri|ct|x-?rays?|ultrasound)( scans?)?\b|\bblood tests?\b", "diagnostics diagnostic procedures"),
     # the standard exclusions of health insurance wordings, in the words claimants use
     (
         r"\b(experimental|unproven|untested|not (yet )?(been )?proven|no (published |scientific |medical )?evidence"
@@ -855,7 +859,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (  # a visit to a specialist, or a scan, with no stay in hospital
         r"(?=.*\b(claim|cover(ed)?|rider|policy|insur\w*|reimburs\w*)\b).*(\bout-?patient\b|\b(no|without|didn'?t need"
-        r" (any|an)?|never needed (any|an)?) (admission|procedure|hospital stay|operation)\b)",
+        r"|never needed)( any| an)? (\w+ or )?(admission|hospital stay|operation)\b)",
         "out-patient consultations and diagnostics not followed by a Day Care Treatment",
     ),
     (  # moving an insurance cover to another insurer: credit for waiting periods served

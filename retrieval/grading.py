@@ -41,6 +41,7 @@ from language.question import (
 )
 from language.references import EXCEPTION_TO_RE, RIGHT_NOT_APPLYING_RE, instrument_named, question_tokens
 from language.sentences import split_sentences
+from language.thresholds import falls_short, stated_quantities
 from language.titles import titled
 from language.words import words
 
@@ -290,6 +291,7 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
             g.explanation += "; asks for personal medical advice, which no governing document gives"
         return grades
     _lift_pointed_lists(evidence, grades)
+    _lift_unmet_thresholds(question, evidence, grades)
     _lift_exceptions(evidence, grades)
     _lift_rules_excepted(evidence, grades)
     if tokens and not any(g.features.get("reference") for g in grades):
@@ -321,6 +323,26 @@ def _exception_to(evidence: Evidence) -> re.Match[str] | None:
     if evidence.authority != "binding":
         return None
     return EXCEPTION_TO_RE.match(evidence.text) or RIGHT_NOT_APPLYING_RE.search(evidence.text)
+
+
+def _lift_unmet_thresholds(question: str, evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
+    """A wording's clause whose minimum or maximum a figure the question states does not meet is graded at least
+    as the best clause of that wording (up to the named-reference floor): "a clinic with three in-patient beds"
+    is decided by "AYUSH Hospital means ... at least 5 in-patient beds", which shares few words with the question."""
+    stated = stated_quantities(question)
+    if not stated:
+        return
+    best: dict[str, float] = {}
+    for e, g in zip(evidence, grades, strict=True):
+        if e.document_type == "policy_wording":
+            best[e.doc_id] = max(best.get(e.doc_id, 0.0), g.confidence)
+    for e, g in zip(evidence, grades, strict=True):
+        if e.document_type != "policy_wording" or not falls_short(stated, e.text):
+            continue
+        floor = min(best[e.doc_id], REFERENCE_MATCH_FLOOR)
+        if floor > g.confidence:
+            g.confidence = floor
+            g.explanation += f"; raised to {floor:.2f}: a threshold the question's figures do not meet"
 
 
 def _lift_exceptions(evidence: list[Evidence], grades: list[ChunkGrade]) -> None:
