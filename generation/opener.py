@@ -19,11 +19,13 @@ from language.words import words
 # modal and its verb
 _MODAL_VERB_RE = re.compile(
     r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
-    r"(\s+be(?:\s+able\s+to)?|\s+able\s+to|\s+have\s+to|\s+either)?:?"
+    r"(\s+be(?:\s+(?:able|obliged|required)\s+to)?|\s+able\s+to|\s+have\s+to|\s+either)?:?"
     # "shall be able to directly alter": the verb past its adverb
     r"(?:\s+(?!(?:only|apply|supply|rely|comply|reply|imply)\b)[a-z]+ly\b)?\s+([a-z]+)",
     re.I,
 )
+_OBLIGED_RE = re.compile(r"\b(obliged|required)\b", re.I)
+_ASKS_NECESSITY_RE = re.compile(r"\b(need|needs|have to|has to|must|required|obliged|obligated|necessary)\b", re.I)
 # "the controller may either: (b) refuse to act": a point completes its lead-in's modal
 _POINT_AFTER_LEAD_IN_RE = re.compile(r":\s*\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]\s+", re.I)
 # "shall have the right to withdraw", "has the right to obtain": a right is a permission of its verb (the groups
@@ -54,6 +56,7 @@ _LAW_VERBS = {
         ("tell warn", "inform notify communicate"),
         ("demand", "insist"),
         ("make force oblige compel", "require order"),  # "Can the authority make us tell them?" / "may require"
+        ("collect gather", "acquire obtain"),
     )
     for plain in words(plains)
 }
@@ -188,7 +191,7 @@ def _asked_party(question: str) -> str:
 # between the party and its act: "Are we (still) allowed to send ...", "Do I have to give ...", "Can I really ..."
 _BEFORE_ACT = frozenset(
     "still also really actually just ever even legally lawfully always then later now afterwards simply be able "
-    "allowed permitted required obliged entitled to have has need needs".split()
+    "allowed permitted required obliged entitled to have has need needs start begin".split()
 )
 
 
@@ -266,6 +269,15 @@ def _says_what_is_asked(question: str, text: str, act: str) -> bool:
     return any(set(words(phrase)) & asked and set(words(terms)) & said for phrase, terms in bridges(question))
 
 
+_COORDINATED_RE = re.compile(r"^((?:,\s*[a-z]+)*),?\s+(?:or|and)\s+([a-z]+)\b", re.I)
+
+
+def _coordinated(rest: str) -> list[str]:
+    """The verbs joined to a governed verb, stemmed: ", acquire or process" after "obliged to maintain"."""
+    found = _COORDINATED_RE.match(rest)
+    return words(f"{found.group(1)} {found.group(2)}") if found else []
+
+
 def _governed_verb(match: re.Match[str]) -> list[str]:
     """The verb a modal or a right governs, stemmed: "the right to have the data transmitted" is what a person can
     insist on ("Can she insist on that?"), not any right to obtain something."""
@@ -300,7 +312,9 @@ def yes_no_opener(question: str, text: str) -> str:
     main_from = condition.end() if condition else 0  # "Where personal data are processed ..., the data subject has"
     acts = []  # (where the question says the act, the statement's modal and act)
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text), *_APPLIES_RE.finditer(text)]:
-        verb = _governed_verb(match)
+        # "shall not be obliged to maintain, acquire or process": each verb of the series is governed
+        series = [*_governed_verb(match), *_coordinated(text[match.end() :])]
+        verb = [v for v in series if v == act or v in in_law][:1] or series[:1]
         if (
             verb
             and match.start() >= main_from  # the condition's verb is not the act the statement rules on
@@ -314,6 +328,8 @@ def yes_no_opener(question: str, text: str) -> str:
             and not (to_person and _TO_AUTHORITY_RE.match(text[match.end() :]))
             # "shall inform each other" is done among its subjects, not to the asker ("Do they have to tell us?")
             and not (_TO_THE_ASKER_RE.search(question) and _EACH_OTHER_RE.match(text[match.end() :]))
+            # "shall not be obliged to acquire" answers whether one must, not whether one may
+            and not (_OBLIGED_RE.search(match.group(0)) and not _ASKS_NECESSITY_RE.search(question_sentence(question)))
         ):
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))

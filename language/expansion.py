@@ -315,6 +315,9 @@ EXPANSIONS: list[tuple[str, str]] = [
         "becoming aware",
     ),
     (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
+    # "the permit runs out in six weeks. Can we get more time?": it expires, and its duration may be extended
+    (r"\b(runs?|running|ran) out\b", "expires duration"),
+    (r"\b(more|extra|additional) time\b|\b(extend|extension|prolong)\w*\b", "extended extension"),
     (r"\b(delete|deleted|deletion|erase|remove|forget|forgotten|wiped?)\b", "erasure right to be forgotten"),
     # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" or
     # "sent to someone else by mistake" is a breach

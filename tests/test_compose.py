@@ -366,6 +366,11 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     made = "The regulator has questioned our decision. Can the authority make us tell the patients?"
     assert yes_no_opener(made, power) == "Yes: "
     assert yes_no_opener(made, duty) == ""
+    # each verb of a series is governed ("maintain, acquire or process"); "not obliged to" answers whether one
+    # must, never whether one may
+    obliged = "The health data holder shall not be obliged to maintain, acquire or process additional information."
+    assert yes_no_opener("Do we need to start collecting identifiers?", obliged) == "No: "
+    assert yes_no_opener("Can we collect identifiers?", obliged) == ""
 
 
 def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_party_asked_about():

@@ -403,6 +403,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("I saw a specialist and had a scan, no admission. Can I claim?", "out-patient consultations", "breach"),
         ("I'm porting to another insurer. Do I keep my waiting-period credit?", "port this cover", "data portability"),
         ("My notes include things my ex-husband told the doctor.", "rights and freedoms of others", "breach"),
+        ("Our permit runs out soon. Can we get more time on it?", "extended", "breach"),
         ("What happens to my cover if I quit my job?", "Member leaves the group", "breach"),
         ("Are hospital bills paid in full?", "in-patient hospitalisation", "breach"),
         ("Are scans before a hospital stay covered?", "pre-hospitalisation", "breach"),
