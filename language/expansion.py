@@ -172,7 +172,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(regulator|supervisory authority|ico)('s)? (sign[- ]?off|approval|permission|go-ahead|green light)\b",
         "obtain prior authorisation from the supervisory authority",
     ),
-    (r"\b(archive|archives|archiving|historical records?)\b", "archiving purposes in the public interest"),
+    # archiving as a purpose (a records office, a national archive), not a system that stores images or files
+    (
+        r"\b(archiving|historical records?|(national|public|county|local|state) archives?|archives? (service|office)"
+        r"|(for|into|in) (the |an |a )?(public |national )?archives?|(to|we|i) archive|archive (old|the|our|these|those"
+        r"|all|patient))\b",
+        "archiving purposes in the public interest",
+    ),
     # data used although the person opted out: the exception to the opt-out
     (
         r"\b(opted out|opt(ed)?[- ]out)\b.{0,80}\b(still|anyway|regardless|nevertheless|even so)\b"
@@ -254,9 +260,16 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|gave|provided)\b",
         "adversely rights and freedoms of others",  # no verb: it is no act asked about
     ),
+    # systems set up so that everyone sees everything unless someone changes it: protection by default
+    (
+        r"\bby default\b|\bdefault (settings?|set-?up|configuration)\b|\bunless (someone|somebody|we|they|you)"
+        r" (changes?|alters?|switch(es)?|turns?) (the |its )?(settings?|it|that)\b",
+        "data protection by design and by default",
+    ),
     # a processor using the data for its own ends decides the purposes itself: it is treated as a controller
     (
-        r"\bfor (its|their) own (purposes?|products?|marketing|use|business|ends)\b|\b(its|their) own marketing\b",
+        r"\bfor (its|their) own (purposes?|products?|marketing|use|business|ends)\b|\b(its|their) own marketing\b"
+        r"|\b(build|develop|train|make|sell|create) (\w+ ){0,2}(its|their) own\b",
         "determining the purposes and means of processing treated as a controller",
     ),
     # objecting to research use of one's data: the right to object on grounds of one's particular situation
@@ -401,7 +414,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(cloud (provider|company|service|firm)s?|supplier|vendor|contractor|outsourc\w*"
         r"|hosting (company|provider))\b"
-        r"|\b(company|firm|business|organisation|someone) (that|who|which) ((handles|processes|stores|hosts|manages)\b"
+        r"|\b(company|firm|business|organisation|someone) (that|who|which) ((handles|processes|stores|hosts|manages"
+        r"|transcribes|types|prints|scans|digitises|codes|analyses|shreds|posts)\b"
         r"|(sends|runs|provides) (our|the|its|their)\b)",
         "processor",
     ),
@@ -631,7 +645,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         "manifestly unfounded or excessive repetitive character",
     ),
     (
-        r"\b(encrypt\w*|security measures?)\b",
+        r"\b(encrypt\w*|security measures?)\b|\b(keep|keeping|make|making|stay) (\w+ ){0,3}(secure|safe)\b"
+        r"|\bsecur(e|ity) (of|for) (the |our |their |patient )?(data|records|systems?|archive|images)\b",
         # ... and, for data lost or stolen, what makes them unintelligible to whoever has them
         "security of processing appropriate technical and organisational measures unintelligible",
     ),
