@@ -174,9 +174,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     # archiving as a purpose (a records office, a national archive), not a system that stores images or files
     (
-        r"\b(archiving|historical records?|(national|public|county|local|state) archives?|archives? (service|office)"
-        r"|(for|into|in) (the |an |a )?(public |national )?archives?|(to|we|i) archive|archive (old|the|our|these|those"
-        r"|all|patient))\b",
+        r"\b(archiving|historical records?|(national|public|county|local|state|historical) archives?"
+        r"|archives? (service|office)|(for|into|in) (the |an |a )?(public |national )?archives?|(to|we|i) archive"
+        r"|archive (old|the|our|these|those|all|patient))\b",
         "archiving purposes in the public interest",
     ),
     # data used although the person opted out: the exception to the opt-out
@@ -645,7 +645,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         "manifestly unfounded or excessive repetitive character",
     ),
     (
-        r"\b(encrypt\w*|security measures?)\b|\b(keep|keeping|make|making|stay) (\w+ ){0,3}(secure|safe)\b"
+        r"\b(encrypt\w*|security measures?)\b|\b(keep|keeping|make|making|stay) (\w+ ){0,4}(secure|safe)\b"
         r"|\bsecur(e|ity) (of|for) (the |our |their |patient )?(data|records|systems?|archive|images)\b",
         # ... and, for data lost or stolen, what makes them unintelligible to whoever has them
         "security of processing appropriate technical and organisational measures unintelligible",
