@@ -259,7 +259,8 @@ def test_asked_whether_a_patient_has_a_condition_by_its_lay_name_the_record_says
         (  # an encounter says where it took place
             "This is Keith Jackson, NHS number 999 259 1382. When was I last admitted to hospital, and which "
             "hospital was it?",
-            "2024-10-14T09:30:00+00:00, reason: Anxiety disorder (SNOMED CT 197480006), at Kingsmead Hospital",
+            "2024-10-14T09:30:00+00:00 to 2024-10-19T22:44:00+00:00, reason: Anxiety disorder (SNOMED CT 197480006), at"
+            " Kingsmead Hospital",
         ),
     ],
 )

@@ -85,6 +85,23 @@ def test_an_encounter_says_where_it_took_place():
     assert inpatient.startswith("- inpatient encounter 2024-10-14") and "at Kingsmead Hospital NHS Trust" in inpatient
 
 
+def test_record_lines_carry_when_a_medicine_started_how_bad_a_reaction_was_and_when_a_stay_ended():
+    """A clinician asks "when was the inhaler started?", "how bad was the reaction?", "how long was he in?": the
+    record's own dates and severity are in its lines (a one-day visit keeps its one time)."""
+
+    def units(number: str) -> dict[str, str]:
+        path = CORPUS / "patients" / f"patient_{number}.json"
+        return {u.citation.rsplit(" - ", 1)[1]: u.text for u in load_document(path, path.parent).units}
+
+    inhaler = "Inhale two doses when required for breathlessness, started 2025-07-04 (active)"
+    assert inhaler in units("012")["Medications"]
+    allergy = units("002")["Allergies and intolerances"]
+    assert "reaction: Urticarial rash (SNOMED CT 247472004), severity moderate, criticality high" in allergy
+    stays = units("074")["Encounters"]
+    assert "inpatient encounter 2024-10-14T09:30:00+00:00 to 2024-10-19T22:44:00+00:00" in stays
+    assert all(" to " not in line for line in units("012")["Encounters"].splitlines() if line.startswith("- ambul"))
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [

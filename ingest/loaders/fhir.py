@@ -97,14 +97,26 @@ def _describe(resource: dict[str, Any]) -> str:
         dosage = resource.get("dosage") or resource.get("dosageInstruction") or []
         dose = "; ".join(d.get("text", "") for d in dosage if d.get("text"))
         status = resource.get("status", "")
-        return f"- {medication}" + (f": {dose}" if dose else "") + (f" ({status})" if status else "")
+        # when it was started or prescribed: "when did he start the inhaler?"
+        started = (resource.get("effectivePeriod") or {}).get("start") or resource.get("effectiveDateTime")
+        since = (
+            f", started {started}" if started else (f", prescribed {a}" if (a := resource.get("authoredOn")) else "")
+        )
+        return f"- {medication}" + (f": {dose}" if dose else "") + since + (f" ({status})" if status else "")
     if kind == "AllergyIntolerance":
-        reactions = [_coding(m) for r in resource.get("reaction") or [] for m in r.get("manifestation") or []]
+        # each reaction with its severity: "how bad was the reaction?"
+        reactions = [
+            f"{_coding(m)}, severity {r['severity']}" if r.get("severity") else _coding(m)
+            for r in resource.get("reaction") or []
+            for m in r.get("manifestation") or []
+            if _coding(m)
+        ]
         criticality = resource.get("criticality", "")
         text = f"- {_coding(resource.get('code'))}"
         if reactions:
-            text += f", reaction: {', '.join(x for x in reactions if x)}"
-        return text + (f", criticality {criticality}" if criticality else "")
+            text += f", reaction: {', '.join(reactions)}"
+        text += f", criticality {criticality}" if criticality else ""
+        return text + (f", recorded {resource['recordedDate']}" if resource.get("recordedDate") else "")
     if kind == "Encounter":
         period = resource.get("period") or {}
         klass = resource.get("class") or {}
@@ -112,6 +124,8 @@ def _describe(resource: dict[str, Any]) -> str:
         reasons = ", ".join(_coding(r) for r in resource.get("reasonCode") or [])
         types = ", ".join(_coding(t) for t in resource.get("type") or [])
         text = f"- {klass_text or 'encounter'} {period.get('start', '')}".rstrip()
+        if period.get("end") and period["end"][:10] != period.get("start", "")[:10]:  # a stay over several days
+            text += f" to {period['end']}"
         if types:
             text += f", {types}"
         if reasons:
