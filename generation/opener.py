@@ -245,6 +245,12 @@ _EACH_OTHER_RE = re.compile(r"^\s+(each other|one another)\b", re.I)
 
 # a question between alternatives ("... or is it ...?", "... or does it ...?"), which yes or no does not answer
 _ALTERNATIVE_RE = re.compile(r"\bor (is|are|was|does|do|did|can|could|should|must|will|would|has|have)\b", re.I)
+# "Someone says the GDPR doesn't apply. Is that right?": a yes would confirm the claim, not what a clause allows
+_CONFIRMS_A_CLAIM_RE = re.compile(
+    r"^\W*(?:so |and |but )?(?:is|isn'?t|was) (?:that|this|it|he|she|they|(?:the|my|our) \w+) (?:really )?(?:right"
+    r"|true|correct|so|accurate)\b|^\W*(?:are|is) (?:they|he|she|we|you) right\b",
+    re.I,
+)
 
 
 _APPLYING = frozenset(words("apply applies"))  # "Does the GDPR apply to dead people?": a case of its scope
@@ -293,6 +299,8 @@ def yes_no_opener(question: str, text: str) -> str:
     "Can I withdraw ...?" / "The data subject shall have the right to withdraw ..."); '' otherwise, and when
     the statement allows only part of the act ("can download ... only non-personal data")."""
     if _ALTERNATIVE_RE.search(question_sentence(question)):  # "Is that only X or is it more serious?": neither
+        return ""
+    if _CONFIRMS_A_CLAIM_RE.search(question_sentence(question)):
         return ""
     if ASKS_COST_RE.search(question) and FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
         return "" if _CONDITION_RE.search(text) else "No: "  # of charge": no, unless it says when a fee applies

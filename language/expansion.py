@@ -354,12 +354,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(mov(e|es|ed|ing)|transfer(s|red|ring)?|tak(e|es|ing)|port|sen(d|ds|ding|t)) (my|their|his|her|our) "
         r"(\w+ ){0,2}(data|records?|notes) to\b"
         r"|\b(data|records?|notes) (sent|transferred|moved|passed|transmitted) (straight |directly )?(over )?to\b"
-        r"|\bswitch(ing)? (to )?(a )?(different|another|new) (app|provider|service|hospital)\b",
+        r"|\bswitch(ing)? (to )?(a )?(different|another|new) (app|provider|service|hospital)\b"
+        r"|\b(mov(e|es|ed|ing)|switch(es|ed|ing)?|chang(e|es|ed|ing)) to (a |an )?(different|another|new) "
+        r"(clinic|hospital|practice|surgery|provider|dentist|app)\b",
         "data portability transmit to another controller or healthcare provider",
     ),
     (  # "sent straight to her new clinic" rather than downloaded by her
-        r"\b(sent|send|sending|transferred|transfer|transmitted|moved|passed) (straight|directly) ((over |across )?to"
-        r"|over|across)\b",
+        r"\b(sent|send|sending|transferred|transfer|transmitted|moved|passed) (\w+ ){0,5}?(straight|directly) "
+        r"((over |across )?to|over|across)\b",
         "transmitted directly from one controller to another technically feasible",
     ),
     (
@@ -858,7 +860,31 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(late|delay\w*|overdue)\b.{0,30}\b(settl\w*|claims?|payouts?|reimburs\w*)\b",
         "payment is delayed interest",
     ),
-    (r"\b(passport|proof of identity|prove who i am|\bid\b)", "confirm the identity of the data subject"),
+    (
+        r"\b(passport|proof of identity|prove who i am|\bid\b)|\bcheck (that )?(it'?s|it is|he'?s|she'?s|they'?re)"
+        r" (really )?(him|her|them|the patient|who)\b|\b(verify|confirm|check) (his|her|their|the caller'?s?)"
+        r" identity\b"
+        r"|\bis (really )?who (he|she|they) (says?|claims?)\b",
+        "reasonable doubts concerning the identity confirm the identity of the data subject",
+    ),
+    # information given by word of mouth: it may be given orally, the identity proven by other means
+    (
+        r"\b(over the (phone|telephone)|by (phone|telephone)|orally|verbally|read (it )?(out|aloud)"
+        r"|in person rather)\b",
+        "information provided orally identity proven by other means",
+    ),
+    # several hospitals or companies under one owner: a group of undertakings
+    (
+        r"\bgroup of (companies|hospitals|clinics|practices|firms)\b|\b(hospital|healthcare|clinic|corporate) group\b"
+        r"|\bthe whole group\b",
+        "group of undertakings single data protection officer",
+    ),
+    # a contract drafted for the purpose rather than the Commission's standard clauses
+    (
+        r"\b(bespoke|own|custom|tailor[- ]made|tailored|home[- ]made|self[- ]drafted) (\w+ ){0,3}(contracts?|clauses"
+        r"|agreements?)\b|\bdrafted (their|our|its) own\b",
+        "contractual clauses subject to authorisation from the competent supervisory authority",
+    ),
     # clinical shorthand: what was done to a patient, in the wordings' terms (an acronym here is no name a clause
     # must mention)
     (r"\b(iv|intravenous)( fluids?| drips?| antibiotics?)?\b|\bon a drip\b", "in-patient care treatment"),
@@ -912,6 +938,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(a |real )?(human|person|member of staff) (to )?(look|looks|review|reviews|check|checks|decide)\b"
         r"|\bhuman (review|check|oversight)\b",
         "right to obtain human intervention",
+    ),
+    # where the processing physically happens does not decide whether an EU establishment's processing is covered
+    (
+        r"\b(physically|actually) (happens?|takes? place|done|carried out)\b|\bwhere the processing (happens|takes"
+        r" place)\b|\b(hosted|stored|processed|hosts everything) (\w+ ){0,4}outside the (eu|union|eea)\b",
+        "applies to processing in the context of the activities of an establishment regardless of whether the"
+        " processing takes place in the Union",
     ),
     (
         r"\b(no (office|establishment|presence) in (europe|the eu)|not (based|established) in (europe|the eu)"
@@ -967,7 +1000,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     # a breach log, and a notification sent before every fact is known
     (
         r"\b(keep|kept|keeping|maintain\w*) (a |an |our )?(record|log|register|list)s? of (\w+ ){0,3}(breach|incident)"
-        r"|\bbreach (log|register)s?\b",
+        r"|\bbreach (log|register)s?\b"
+        # "a letter went to the wrong patient ... do we still need to keep any record of it?"
+        r"|(?=.*\b(breach\w*|incidents?|leak\w*|wrong (patient|person|address))\b).*\b(keep|kept|keeping|maintain\w*)"
+        r" (a |an |our |any )?(record|log|note)s? of (it|them|this|that)\b",
         "document any personal data breaches",
     ),
     (

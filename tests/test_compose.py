@@ -371,6 +371,11 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     obliged = "The health data holder shall not be obliged to maintain, acquire or process additional information."
     assert yes_no_opener("Do we need to start collecting identifiers?", obliged) == "No: "
     assert yes_no_opener("Can we collect identifiers?", obliged) == ""
+    # asked to confirm a claim, a yes would confirm the claim: the clause is stated without one
+    applies = "This Regulation applies to processing in the context of an establishment in the Union."
+    claim = "Someone says the GDPR doesn't apply because the servers are in the US. Is that right?"
+    assert yes_no_opener(claim, applies) == ""
+    assert yes_no_opener("Does the GDPR apply to processing by our establishment in the Union?", applies) == "Yes: "
 
 
 def test_a_yes_no_question_is_led_by_the_statement_that_grants_the_act_to_the_party_asked_about():
