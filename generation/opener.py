@@ -128,6 +128,9 @@ def _needed_thing(act: str, match: re.Match[str]) -> bool:
     return act == "need" and match.group(1).lower() in ("is", "are") and match.group(4).lower() == "required"
 
 
+_EVERY_SUBJECT_WORDS = frozenset(words("health data personal electronic information"))
+
+
 def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     """The statement's subject (its words before the modal, within the clause) is who the question asks
     about: the same words, or the same kind of party ("the data subject" for "I", "the controller" for
@@ -136,8 +139,11 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     if _NEGATED_SUBJECT_RE.search(before):  # "Out-patient consultations not followed by a Day Care Treatment"
         return False  # is not the day care treatment asked about
     asked = content_terms(question)
-    if set(words(before)) & (asked | {w for t in asked for w in _LAW_VERBS.get(t, ())}):
-        return True  # "Such a transfer shall not require ...", asked about sending data
+    shared = set(words(before)) & (asked | {w for t in asked for w in _LAW_VERBS.get(t, ())})
+    # "Such a transfer shall not require ...", asked about sending data; but an authority named with words every
+    # subject has ("the health data access body") is not the clinic a question saying "health data" asks about
+    if shared - _EVERY_SUBJECT_WORDS or (shared and not _party_words(before) & _PARTY_KINDS[-1]):
+        return True
     subject, party = _party_words(before), _asked_party(question)
     if party in _THING_PRONOUNS:  # the thing the scene named: the statement's own pronoun for it
         return bool(subject & _THING_PRONOUNS)

@@ -355,7 +355,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(\w+ ){0,2}(data|records?|notes) to\b"
         r"|\b(data|records?|notes) (sent|transferred|moved|passed|transmitted) (straight |directly )?(over )?to\b"
         r"|\bswitch(ing)? (to )?(a )?(different|another|new) (app|provider|service|hospital)\b"
-        r"|\b(mov(e|es|ed|ing)|switch(es|ed|ing)?|chang(e|es|ed|ing)) to (a |an )?(different|another|new) "
+        r"|\b(mov(e|es|ed|ing)|switch(es|ed|ing)?|chang(e|es|ed|ing)) to (a |an )?(different|another|new) (\w+ )?"
         r"(clinic|hospital|practice|surgery|provider|dentist|app)\b",
         "data portability transmit to another controller or healthcare provider",
     ),
