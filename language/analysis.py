@@ -144,7 +144,9 @@ _RULES: list[tuple[AnswerType, str]] = [
     (
         "who",
         r"^\s*(who|whom|whose)\b|\b(which|what) (body|bodies|authority|authorities|organisation|organization"
-        r"|person|people|entity|role)\b|\bwho (is|are|must|has|should)\b|\btowards whom\b",
+        r"|person|people|entity|role)\b|\bwho (is|are|must|has|should)\b|\btowards whom\b"
+        # "Under the EHDS, whose job is it to pseudonymise ...?"
+        r"|\bwhose (job|responsibility|task|duty|role|call|decision) (is|will be|would be)\b",
     ),
     (  # "Our processor found a breach. What do they have to do?": the duty, stated with its modal
         "obligation",

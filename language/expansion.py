@@ -867,6 +867,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bis (really )?who (he|she|they) (says?|claims?)\b",
         "reasonable doubts concerning the identity confirm the identity of the data subject",
     ),
+    # several people on one account: each user needs an identity of their own
+    (
+        r"\b(share|sharing|shared|use|using) (a |one |the same |a single |our )?(single |shared |common |team )?"
+        r"(login|log-in|account|password|user ?name|credentials)\b|\b(single|shared|common|team|generic) (login|log-in"
+        r"|account|password|user ?name|credentials)\b",
+        "individual and unique user identities access attributed to individuals",
+    ),
     # information given by word of mouth: it may be given orally, the identity proven by other means
     (
         r"\b(over the (phone|telephone)|by (phone|telephone)|orally|verbally|read (it )?(out|aloud)"

@@ -338,6 +338,12 @@ def test_a_kind_of_record_naming_a_code_or_field_asks_for_one_value_not_a_list()
     assert analyse("Which medications is pat-0001 on?").answer_type == "list"
 
 
+def test_whose_job_it_is_asks_who():
+    assert analyse(
+        "Under the EHDS, whose job is it to pseudonymise the data before researchers get it?"
+    ).answer_type == ("who")
+
+
 def test_two_questions_asked_in_one_are_split_each_after_the_scene():
     from language.analysis import part_clauses, question_parts
 
