@@ -93,7 +93,8 @@ META_LABELS = frozenset({"scope", "source", "history", "background", "note", "st
 _META_QUESTION_RE = re.compile(
     # (a patient's, medical or family history is what a record holds)
     r"\b((?<!patient's )(?<!patients' )(?<!medical )(?<!clinical )(?<!health )(?<!family )histor\w*|originally"
-    r"|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*"
+    r"|first (introduced|published|set out)|earlier (version|wording)|(19|20)\d\d|revis\w*|out of date|outdated"
+    r"|(added|introduced|new) (most )?(recently|lately|last)|(was|were) (added|introduced)|latest (one|addition)"
     r"|scope|appl(y|ies) (to|from)|(start|begin)s? (to apply|applying)|source|background|status|in(to)? force"
     r"|take effect|replaced|which (\w+ )?profiles?|when (do|does|will)\b[^?]{0,60}\bappl(y|ies|ying))\b",
     re.I,
@@ -1449,12 +1450,17 @@ _NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
 _NAMED_SUM_RE = re.compile(r"\b(compensation|fines?|fees?|premiums?)\b", re.I)
 
 
-def _opening_name(analysis: QuestionAnalysis, block: Evidence) -> str:
+# "This principle was added in ...": a statement naming its own provision by a demonstrative
+_ITSELF_RE = re.compile(r"^\W*(?:this|the present) (?:principle|standard|article|clause|provision|profile)\b", re.I)
+
+
+def _opening_name(analysis: QuestionAnalysis, block: Evidence, lead_text: str) -> str:
     """The provision's name and title the answer opens with, or '': asked which provision says something, or asked
     what a named provision says when it has a short title ("What is the first Caldicott principle about?": its title
-    is the principle; the citation alone would repeat the source mark)."""
+    is the principle; the citation alone would repeat the source mark), or when the lead calls its provision "this
+    principle" (the answer would not say which)."""
     name = _provision_name(block)
-    if analysis.answer_type == "provision":
+    if analysis.answer_type == "provision" or _ITSELF_RE.match(lead_text):
         return name
     asks_what_it_says = analysis.answer_type in ("definition", "list", "explanation")
     named = asks_what_it_says and bool(analysis.provisions) and block.scores.reference_match
@@ -1946,7 +1952,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             budget -= len(text.split())  # other side of a comparison, another part's answer; the name below takes none
         if paired and (side := blocks[option.block].citation) and blocks[option.block].metadata.get("clause_id"):
             text = f"{side}: {text}"  # each side of a comparison says which wording it is
-        elif number == 0 and (name := _opening_name(analysis, blocks[lead.block])):
+        elif number == 0 and (
+            name := _opening_name(analysis, blocks[lead.block], render(lead.statement, blocks[lead.block]))
+        ):
             text = f"{name}: {text}"
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
     return " ".join(sentences)

@@ -867,6 +867,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bis (really )?who (he|she|they) (says?|claims?)\b",
         "reasonable doubts concerning the identity confirm the identity of the data subject",
     ),
+    # people around patients' information who are not clinicians: each must know their responsibilities
+    (
+        r"\b(volunteers?|porters?|cleaners?|students?|agency staff|temporary staff|new staff|new starters?|contractors?"
+        r"|domestic staff)\b.{0,80}\b(patient|patients'|confidential|personal) (information|data|details|records)\b",
+        "everyone with access to confidential information aware of their responsibilities",
+    ),
     # several people on one account: each user needs an identity of their own
     (
         r"\b(share|sharing|shared|use|using) (a |one |the same |a single |our )?(single |shared |common |team )?"

@@ -1383,6 +1383,19 @@ def test_a_part_is_answered_by_what_it_asks_not_by_the_scene_both_parts_share(ma
     assert any(c.startswith("GDPR Art. 33(4)") for c in cited) and "in phases" in out.answer, out.answer
 
 
+def test_a_note_on_a_provision_s_history_answers_what_was_added_and_names_the_provision(make_services):
+    """ "Which one was added most recently?" asks for a principle's history (a note penalised for other questions);
+    the note says "This principle was added ...", so the answer names the principle it is about."""
+    out = run_graph(
+        "Our induction slides still list seven Caldicott principles. Is that out of date? How many are there now,"
+        " and which one was added most recently?",
+        make_services(),
+    )
+    assert out.citations[0].citation == "Caldicott Principle 8", out.answer
+    assert out.answer.startswith("Caldicott Principle 8 (Inform patients and service users")
+    assert "added in the December 2020 revision" in out.answer.split("[Source")[0]
+
+
 def test_what_the_scene_says_was_not_there_is_set_aside():
     from generation.compose import _set_aside
 
