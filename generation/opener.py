@@ -19,7 +19,7 @@ from language.words import words
 # modal and its verb
 _MODAL_VERB_RE = re.compile(
     r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
-    r"(\s+be(?:\s+(?:able|obliged|required)\s+to)?|\s+able\s+to|\s+have\s+to|\s+either)?:?"
+    r"(\s+be(?:\s+(?:able|obliged|required)\s+to)?|\s+(?:able|obliged|required)\s+to|\s+have\s+to|\s+either)?:?"
     # "shall be able to directly alter": the verb past its adverb
     r"(?:\s+(?!(?:only|apply|supply|rely|comply|reply|imply)\b)[a-z]+ly\b)?\s+([a-z]+)",
     re.I,

@@ -290,7 +290,10 @@ _ADVICE_ACTION_RE = re.compile(
     r"|\bhow (much|many) .{0,30}\b(should|can|do) (i|we|he|she) (take|have|use)\b"
     r"|\bis it (safe|ok|okay|alright|dangerous|fine) (for me |for my \w+ )?to\b"
     r"|\bwhat should i (do|take) (about|for|with) my\b|\bdiagnose me\b|\bbest (treatment|medicine|antibiotic|drug)\b"
-    r"|\bwhich (antibiotic|medicine|drug|treatment) is (best|better)\b",
+    r"|\bwhich (antibiotic|medicine|drug|treatment) is (best|better)\b"
+    # "Would taking St John's wort be a good idea?", "Will ginger help with my nausea?"
+    r"|\b(would|will|could|does|is) (taking|trying|using|starting|stopping) [\w' -]{1,30}\b(be )?(a good idea|good"
+    r"|safe|ok|okay|help|work|worth it)\b|\bwould it help (me |my \w+ )?(to|if)\b",
     re.I,
 )
 _TREATMENT_RE = re.compile(
@@ -413,9 +416,13 @@ def is_medical_advice(question: str) -> bool:
     """A person asking what to take, stop or do about their own symptoms or treatment: taking something is
     treatment in itself; other actions (stop, wait, exercise) need a treatment or symptom word. A question
     about records, data, access or consent is about rights, and one about a policy's cover is about the
-    wording: neither is advice."""
+    wording: neither is advice, unless the records are only the scene of a question about a treatment ("My record
+    says I've got depression. Would taking St John's wort help?")."""
     action = _ADVICE_ACTION_RE.search(question)
-    if action is None or _RIGHTS_OBJECT_RE.search(question) or domain_of(question, False) == "insurance":
+    if action is None or domain_of(question, False) == "insurance":
+        return False
+    asking = question_sentence(question)
+    if _RIGHTS_OBJECT_RE.search(asking) or (_RIGHTS_OBJECT_RE.search(question) and not _TREATMENT_RE.search(asking)):
         return False
     # "is it OK for me to take ...": the act follows the words that ask
     asked_act = question[action.start() : action.end() + ADVICE_ACT_REACH]

@@ -97,6 +97,9 @@ def test_the_asking_sentence_decides_not_the_preamble():
         "Lucy Roberts has been to A&E twice with her AF. Should I double her apixaban?",  # changing a dose
         "He is on amlodipine 5mg and his blood pressure is still high. Should I go up to 10mg?",
         "Should I prescribe amoxicillin for her cough?",
+        # the record only sets the scene of a question about a treatment
+        "My record says I've got depression now. Would taking St John's wort be a good idea to help with it?",
+        "Would taking ibuprofen help my headache?",
     ],
 )
 def test_personal_medical_advice_is_recognised(question):
@@ -115,6 +118,8 @@ def test_personal_medical_advice_is_recognised(question):
         "Is it OK for me to take a copy of my records to a new hospital?",
         "Can I lower the premium on my rider?",
         "Can I restart a claim the insurer closed?",
+        "I have a copy of my record. Can I take it to my new GP?",
+        "Would taking my records to a new GP be a good idea?",
     ],
 )
 def test_rights_over_records_and_policy_questions_are_not_medical_advice(question):

@@ -371,6 +371,9 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     obliged = "The health data holder shall not be obliged to maintain, acquire or process additional information."
     assert yes_no_opener("Do we need to start collecting identifiers?", obliged) == "No: "
     assert yes_no_opener("Can we collect identifiers?", obliged) == ""
+    # "is obliged to erase" rules on erasing, as "must erase" does
+    erase = "The controller is obliged to erase personal data without undue delay where consent is withdrawn."
+    assert yes_no_opener("Do they have to erase my data now?", erase) == "Yes: "
     # "health data" in the question does not make the health data access body the clinic asked about
     fees = "The health data access body may charge fees that reflect the costs of storing the data for longer."
     clinic = "My clinic would charge me an admin fee to send my records over. Under the EU health data rules, can they?"
