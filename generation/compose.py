@@ -69,6 +69,7 @@ MAX_WORDS = 90  # the lead and what follows it, lists apart
 NEW_POINT_WORDS = 40  # ... but the first following statement saying what the question asks that the lead does not
 NEW_POINT_MIN_WORDS = 1  # (at least this many of its words, not counting words that relate, not name: "within")
 PART_NEW_WORDS = 2  # a part's answer is quoted when it says this many of the part's words nothing quoted says
+PART_BLOCK_MARGIN = 0.2  # ... from a passage graded at most this much below the lead's
 MAX_TITLE_WORDS = 12  # a provision named first is named with its title when the title is this short
 MAX_STEPS = 4  # a procedure answered clause by clause ...
 STEPS_MAX_WORDS = 180  # ... in at most this many words
@@ -1811,6 +1812,10 @@ def _part_leads(
             scored, blocks, asked_about(part, analysis), subject, fact_wanted, fact_kind, cue_needed
         )
         if found is None or found.score < MIN_LEAD_SCORE:
+            continue
+        # a part's answer from a passage graded far below the lead's is off the question ("what should it cover?"
+        # about a breach record answered with what a DPIA must contain)
+        if (blocks[found.block].confidence or 0.0) < (blocks[chosen[0].block].confidence or 0.0) - PART_BLOCK_MARGIN:
             continue
         said = {w for o in [*chosen, *out] for w in _asked_words_said(part, o.statement.whole)}
         # asked how much, a statement of the sum answers when nothing quoted states one, whatever words it shares

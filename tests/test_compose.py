@@ -1419,6 +1419,19 @@ def test_a_state_the_question_says_the_record_is_in_picks_the_rule_for_that_stat
     assert "with the exception of storage" in out.answer.split("[Source")[0]
 
 
+def test_a_part_is_not_answered_from_a_passage_graded_far_below_the_lead_s(make_services):
+    """ "Do we still need to keep any record of it, and what should it cover?" about a breach: Art. 33(5) answers
+    both (the facts, effects and remedial action); what a DPIA "must contain" (35(7)), a passage graded far below,
+    was quoted as the second part's answer."""
+    out = run_graph(
+        "A clinic letter went to the wrong patient last week. We assessed it as unlikely to cause any risk, so we"
+        " didn't report it to the regulator. Do we still need to keep any record of it, and what should it cover?",
+        make_services(),
+    )
+    assert out.citations[0].citation.startswith("GDPR Art. 33(5)"), out.answer
+    assert "remedial action" in out.answer and "assessment must contain" not in out.answer, out.answer
+
+
 def test_a_claim_deadline_for_a_benefit_with_its_own_claims_clause_is_answered_from_that_clause(make_services):
     """A critical illness claim is notified within 30 days of diagnosis (cl. 7.5), not within the 48 hours of a
     hospitalisation (cl. 7.1); and "tell the insurer" asks for the claims procedure, not the benefit clauses."""
