@@ -1399,6 +1399,19 @@ def test_a_note_on_a_provision_s_history_answers_what_was_added_and_names_the_pr
     assert "added in the December 2020 revision" in out.answer.split("[Source")[0]
 
 
+def test_asked_whether_a_case_counts_as_a_kind_a_rule_for_the_kind_gives_no_yes(make_services):
+    """ "Does a solo practice count as 'large scale' processing, so that I need a DPIA?" was answered "Yes: a DPIA is
+    required in the case of processing on a large scale": the rule for large-scale processing, read as saying the
+    case is large scale. Only a statement saying what is of the kind may open Yes or No."""
+    out = run_graph(
+        "I'm a dermatologist in solo private practice and keep all my patients' notes electronically. Does that count"
+        " as 'large scale' processing of health data, so that I need a DPIA on that ground?",
+        make_services(),
+    )
+    lead = out.answer.split("[Source")[0]
+    assert not lead.startswith("Yes") or re.search(r"considered|classed|regarded|means", lead), out.answer
+
+
 def test_what_the_scene_says_was_not_there_is_set_aside():
     from generation.compose import _set_aside
 
