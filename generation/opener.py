@@ -24,6 +24,8 @@ _MODAL_VERB_RE = re.compile(
     r"(?:\s+(?!(?:only|apply|supply|rely|comply|reply|imply)\b)[a-z]+ly\b)?\s+([a-z]+)",
     re.I,
 )
+# "Is that allowed?", "Can they do so?", "Are they allowed to?": the act is the scene's
+_POINTS_BACK_RE = re.compile(r"\b(?:that|this|it|so)\b|\bto\W*$", re.I)
 _OBLIGED_RE = re.compile(r"\b(obliged|required)\b", re.I)
 _ASKS_NECESSITY_RE = re.compile(r"\b(need|needs|have to|has to|must|required|obliged|obligated|necessary)\b", re.I)
 # "the controller may either: (b) refuse to act": a point completes its lead-in's modal
@@ -314,7 +316,17 @@ def yes_no_opener(question: str, text: str) -> str:
     # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is; a
     # wording's verb for paying ("Does the rider pay for ...?": "The Company will reimburse ...")
     # ("Our supplier wants to hand work to another company. Are they allowed to?": the act is the plain phrase's)
-    in_law = {w for phrase, terms in bridges(question) if not act or act in words(phrase) for w in words(terms)}
+    # with no act named, a plain phrase of the scene says it only when the asking sentence points back at the scene
+    # ("... to adjust premiums. Is that allowed?"), not otherwise ("he'll be able to see who has opened his record.
+    # Is there any way my details could be kept out?")
+    asking = question_sentence(question).lower()
+    scene_act = bool(_POINTS_BACK_RE.search(asking))
+    in_law = {
+        w
+        for phrase, terms in bridges(question)
+        if (act in words(phrase) if act else scene_act or phrase.lower() in asking)
+        for w in words(terms)
+    }
     in_law |= _PAYING if act in _PAYING else set()
     in_law |= _LAW_VERBS.get(act, frozenset())
     listed = bool(_POINT_AFTER_LEAD_IN_RE.search(text))  # the cases it rules on are listed: one must be the asked

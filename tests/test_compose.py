@@ -378,6 +378,11 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     fees = "The health data access body may charge fees that reflect the costs of storing the data for longer."
     clinic = "My clinic would charge me an admin fee to send my records over. Under the EU health data rules, can they?"
     assert yes_no_opener(clinic, fees) == ""
+    # with no act in the asking sentence, the scene's plain phrase gives the act only when the asking sentence
+    # points back at it
+    access = "Patients have the right to access their data through electronic health data access services."
+    scene = "Under the EHDS he'll be able to see who has opened his record."
+    assert yes_no_opener(f"{scene} Is there any way my details could be kept out of what he's shown?", access) == ""
     # asked to confirm a claim, a yes would confirm the claim: the clause is stated without one
     applies = "This Regulation applies to processing in the context of an establishment in the Union."
     claim = "Someone says the GDPR doesn't apply because the servers are in the US. Is that right?"
