@@ -224,7 +224,11 @@ def _tells_the_asker(question: str) -> bool:
     if at is None:
         return False
     rest = [t for t in tokens[at + 1 :] if t not in _BEFORE_ACT and t not in _ARTICLES]
-    return len(rest) > 1 and rest[0] not in _ALL_PARTIES and rest[1] in _PARTY_KINDS[0]
+    if len(rest) > 1 and rest[0] not in _ALL_PARTIES and rest[1] in _PARTY_KINDS[0]:
+        return True
+    # "Does the surgery have to tell her?": a pronoun ending the question is the person told, not a possessive
+    acted = [t for t in tokens[at + 1 :] if t not in _BEFORE_ACT]
+    return len(acted) == 2 and acted[0] not in _ALL_PARTIES and acted[1] in ("her", "him", "them")
 
 
 _ARTICLES = frozenset("the a an my our their his her its".split())

@@ -193,7 +193,7 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|(lost|lose|losing|misplaced|left) (a |an |the |our |my |their |his |her |some )?"
         r"(laptops?|usb( sticks?)?|memory sticks?|phones?|devices?|tablets?"
         r"|(patient |scan |test |blood )?(records?|files?|notes?|results?|scans?|letters?|x-rays?|documents?))"
-        r"|(sent|emailed|e-mailed|posted|faxed|given|disclosed|shared)\b.{0,60}"
+        r"|(sent|emailed|e-mailed|posted|faxed|given|disclosed|shared|went|gone|delivered)\b.{0,60}"
         r"\bto (the wrong \w+|someone else|somebody else|another (patient|person|family)|a stranger)"
         r"|\bto (my|an|the|their|his|her) (old|previous) address"
         r"|\bsomeone else (opened|read|saw|received|got))\b",
@@ -901,7 +901,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     # clinical shorthand: what was done to a patient, in the wordings' terms (an acronym here is no name a clause
     # must mention)
     (r"\b(iv|intravenous)( fluids?| drips?| antibiotics?)?\b|\bon a drip\b", "in-patient care treatment"),
-    (r"\b(mri|ct|x-?rays?|ultrasound)( scans?)?\b|\bblood tests?\b", "diagnostics diagnostic procedures"),
+    (  # a scan paid for under a wording (not a test result sent to the wrong patient)
+        r"(?=.*\b(claim|cover(ed)?|rider|policy|insur\w*|reimburs\w*)\b).*(\b(mri|ct|x-?rays?|ultrasound)( scans?)?\b"
+        r"|\bblood tests?\b)",
+        "diagnostics diagnostic procedures",
+    ),
     # the standard exclusions of health insurance wordings, in the words claimants use
     (
         r"\b(experimental|unproven|untested|not (yet )?(been )?proven|no (published |scientific |medical )?evidence"

@@ -1437,6 +1437,17 @@ def test_a_state_the_question_says_the_record_is_in_picks_the_rule_for_that_stat
     assert "with the exception of storage" in out.answer.split("[Source")[0]
 
 
+def test_results_that_went_to_another_patient_are_a_breach_and_telling_her_is_art_34(make_services):
+    """ "went to another patient by mistake" is a breach (it was not recognised, and the answer was a refusal), and
+    "Does the surgery have to tell her?" asks about telling the person (34(1)), not the regulator (33(1))."""
+    out = run_graph(
+        "My mum's blood test results went to another patient by mistake. Does the surgery have to tell her?",
+        make_services(),
+    )
+    assert out.citations[0].citation.startswith("GDPR Art. 34(1)"), out.answer
+    assert "communicate the breach to the data subject" in out.answer.split("[Source")[0]
+
+
 def test_a_part_is_not_answered_from_a_passage_graded_far_below_the_lead_s(make_services):
     """ "Do we still need to keep any record of it, and what should it cover?" about a breach: Art. 33(5) answers
     both (the facts, effects and remedial action); what a DPIA "must contain" (35(7)), a passage graded far below,

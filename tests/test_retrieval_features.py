@@ -418,6 +418,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("I'm moving to a different private clinic. Can they charge me?", "data portability", "breach"),
         ("Can our five analysts share a single login to the secure environment?", "unique user identities", "breach"),
         ("Volunteers will come across patient information on the wards.", "aware of their responsibilities", "x"),
+        ("My blood test results went to another patient by mistake.", "personal data breach", "diagnostic"),
+        ("Can I claim the MRI scan on my rider?", "diagnostic procedures", "breach"),
         ("What happens to my cover if I quit my job?", "Member leaves the group", "breach"),
         ("Are hospital bills paid in full?", "in-patient hospitalisation", "breach"),
         ("Are scans before a hospital stay covered?", "pre-hospitalisation", "breach"),
