@@ -99,9 +99,8 @@ def _describe(resource: dict[str, Any]) -> str:
         status = resource.get("status", "")
         # when it was started or prescribed: "when did he start the inhaler?"
         started = (resource.get("effectivePeriod") or {}).get("start") or resource.get("effectiveDateTime")
-        since = (
-            f", started {started}" if started else (f", prescribed {a}" if (a := resource.get("authoredOn")) else "")
-        )
+        authored = resource.get("authoredOn")
+        since = f", started {started}" if started else (f", prescribed {authored}" if authored else "")
         return f"- {medication}" + (f": {dose}" if dose else "") + since + (f" ({status})" if status else "")
     if kind == "AllergyIntolerance":
         # each reaction with its severity: "how bad was the reaction?"
