@@ -1749,8 +1749,10 @@ def _wanted(question: str, analysis: QuestionAnalysis) -> tuple[bool, re.Pattern
     """What a lead must state: a fact rather than a definition; the pattern of the period or amount asked; a
     cue (a period, an amount, who may or must) when one of the evidence states it."""
     fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
-    cue_needed = bool(fact_kind) or (
-        analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question))
+    cue_needed = (
+        bool(fact_kind)
+        or (analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question)))
+        or analysis.answer_type == "list"  # "What has to go into our submission?": a statement with its points
     )
     return analysis.answer_type in NOT_DEFINITIONS, fact_kind, cue_needed
 

@@ -1417,6 +1417,18 @@ def test_asked_whether_a_case_counts_as_a_kind_a_rule_for_the_kind_gives_no_yes(
     assert not lead.startswith("Yes") or re.search(r"considered|classed|regarded|means", lead), out.answer
 
 
+def test_asked_what_a_submission_must_contain_the_provision_s_list_leads(make_services):
+    """ "What has to go into our submission?" asks for a list: 36(3)'s lead-in with its points leads, not 36(1)'s
+    duty to consult, which shares more words with the scene."""
+    out = run_graph(
+        "We can't get the residual risk in our genomic risk-scoring pilot's impact assessment down, so we're going to"
+        " the regulator before launch. What has to go into our submission?",
+        make_services(),
+    )
+    assert out.citations[0].citation.startswith("GDPR Art. 36(3)"), out.answer
+    assert "purposes and means of the intended processing" in out.answer.split("[Source")[0]
+
+
 def test_what_the_scene_says_was_not_there_is_set_aside():
     from generation.compose import _set_aside
 
