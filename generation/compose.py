@@ -362,18 +362,6 @@ _CLASSIFIED_AS_RE = re.compile(
 )
 
 
-# "Does that count as 'large scale' processing, so that I need a DPIA?": whether the case is of a kind; and a
-# statement that says what is of that kind (not one that only sets a rule for the kind)
-_ASKS_CLASSIFICATION_RE = re.compile(
-    r"\b(?:counts?|counted) as\b|\bqualif(?:y|ies) as\b|\bamounts? to\b"
-    r"|\b(?:be|is|are) (?:considered|classed|classified|regarded|treated) as\b",
-    re.I,
-)
-_CLASSIFIES_RE = re.compile(
-    r"\b(?:considered|classed|classified|regarded|deemed|counts? as|amounts? to|constitutes?|means)\b", re.I
-)
-
-
 def _classified_as(question: str) -> str:
     """The term a yes/no question asks whether its situation falls under, or ''."""
     match = _CLASSIFIED_AS_RE.search(question)
@@ -1955,8 +1943,6 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
             # a clause about another benefit's payment ("will pay ... Critical Illness") says nothing of yes or no
             about = not subject or subject.named_by(f"{lead_text} {_heading(blocks[lead.block])}")
             opener = yes_no_opener(question, lead_text) if about else ""
-            if _ASKS_CLASSIFICATION_RE.search(question_sentence(question)) and not _CLASSIFIES_RE.search(lead_text):
-                opener = ""  # a rule for the kind (a DPIA for large-scale processing) says not whether the case is it
             if opener == "Yes: " and excepted:  # "That right does not apply to ...": yes, not in every case
                 opener = "Yes, subject to conditions: "
             if not opener and _NOT_IN_THE_UK_RE.search(lead.statement.text) and ehds_asked_in_the_uk(question):

@@ -287,6 +287,18 @@ def _says_what_is_asked(question: str, text: str, act: str) -> bool:
     return any(set(words(phrase)) & asked and set(words(terms)) & said for phrase, terms in bridges(question))
 
 
+# "Does that count as 'large scale' processing, so that I need a DPIA?": whether the case is of a kind; and a
+# statement that says what is of that kind (not one that only sets a rule for the kind)
+_ASKS_CLASSIFICATION_RE = re.compile(
+    r"\b(?:counts?|counted) as\b|\bqualif(?:y|ies) as\b|\bamounts? to\b"
+    r"|\b(?:be|is|are) (?:considered|classed|classified|regarded|treated) as\b",
+    re.I,
+)
+_CLASSIFIES_RE = re.compile(
+    r"\b(?:considered|classed|classified|regarded|deemed|counts? as|amounts? to|constitutes?|means)\b", re.I
+)
+
+
 _COORDINATED_RE = re.compile(r"^((?:,\s*[a-z]+)*),?\s+(?:or|and)\s+([a-z]+)\b", re.I)
 
 
@@ -314,6 +326,8 @@ def yes_no_opener(question: str, text: str) -> str:
         return ""
     if _CONFIRMS_A_CLAIM_RE.search(question_sentence(question)):
         return ""
+    if _ASKS_CLASSIFICATION_RE.search(question_sentence(question)) and not _CLASSIFIES_RE.search(text):
+        return ""  # a rule for the kind (a DPIA for large-scale processing) says not whether the case is of it
     if ASKS_COST_RE.search(question) and FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
         return "" if _CONDITION_RE.search(text) else "No: "  # of charge": no, unless it says when a fee applies
     asked, act = words(question), _asked_act(question)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from core.types import Evidence, Scores
 from generation.compose import _CUES, compose
 from generation.offline import OfflineAnswerer
@@ -383,6 +385,11 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     access = "Patients have the right to access their data through electronic health data access services."
     scene = "Under the EHDS he'll be able to see who has opened his record."
     assert yes_no_opener(f"{scene} Is there any way my details could be kept out of what he's shown?", access) == ""
+    # asked whether a case counts as a kind, a rule for the kind says nothing of the case
+    rule = "A data protection impact assessment is required in the case of processing on a large scale."
+    counts = "Does my solo practice count as large scale processing, so that I need a DPIA?"
+    assert yes_no_opener(counts, rule) == ""
+    assert yes_no_opener("Do I need a DPIA for processing on a large scale?", rule) == "Yes: "
     # asked to confirm a claim, a yes would confirm the claim: the clause is stated without one
     applies = "This Regulation applies to processing in the context of an establishment in the Union."
     claim = "Someone says the GDPR doesn't apply because the servers are in the US. Is that right?"
@@ -1417,16 +1424,43 @@ def test_asked_whether_a_case_counts_as_a_kind_a_rule_for_the_kind_gives_no_yes(
     assert not lead.startswith("Yes") or re.search(r"considered|classed|regarded|means", lead), out.answer
 
 
-def test_asked_what_a_submission_must_contain_the_provision_s_list_leads(make_services):
-    """ "What has to go into our submission?" asks for a list: 36(3)'s lead-in with its points leads, not 36(1)'s
-    duty to consult, which shares more words with the scene."""
-    out = run_graph(
-        "We can't get the residual risk in our genomic risk-scoring pilot's impact assessment down, so we're going to"
-        " the regulator before launch. What has to go into our submission?",
-        make_services(),
-    )
-    assert out.citations[0].citation.startswith("GDPR Art. 36(3)"), out.answer
-    assert "purposes and means of the intended processing" in out.answer.split("[Source")[0]
+@pytest.mark.parametrize(
+    ("question", "collection", "cited", "said"),
+    [
+        (  # a list question: 36(3)'s lead-in with its points, not 36(1)'s duty to consult, which shares the scene
+            "We can't get the residual risk in our genomic risk-scoring pilot's impact assessment down, so we're going"
+            " to the regulator before launch. What has to go into our submission?",
+            None,
+            "GDPR Art. 36(3)",
+            "purposes and means of the intended processing",
+        ),
+        (  # "marked as restricted": 18(2) says what may still be done, not 18(1)'s list of when to restrict
+            "We've marked a patient's record as restricted while we check her complaint that it's inaccurate. In the"
+            " meantime can we still keep it on our servers, and could our solicitors use it if she takes us to court?",
+            None,
+            "GDPR Art. 18(2)",
+            "with the exception of storage",
+        ),
+        (  # results that "went to another patient" are a breach, and telling "her" is 34(1), not the regulator's 33(1)
+            "My mum's blood test results went to another patient by mistake. Does the surgery have to tell her?",
+            None,
+            "GDPR Art. 34(1)",
+            "communicate the breach to the data subject",
+        ),
+        (  # "tell the insurer" asks for the claims procedure, and critical illness has its own claims clause (7.5's
+            # 30 days of diagnosis, not 7.1's 48 hours of a hospitalisation)
+            "My husband was diagnosed with a stroke last week and he has critical illness cover on his individual"
+            " CareShield rider. By when do we have to tell the insurer, and what will we need to send?",
+            "insurance",
+            "CareShield Rider (Individual) cl. 7.5",
+            "within 30 days of diagnosis",
+        ),
+    ],
+)
+def test_the_case_the_question_describes_picks_its_provision_to_lead(make_services, question, collection, cited, said):
+    out = run_graph(question, make_services(), collection=collection)
+    assert out.citations[0].citation.startswith(cited), out.answer
+    assert said in out.answer.split("[Source")[0]
 
 
 def test_what_the_scene_says_was_not_there_is_set_aside():
@@ -1435,29 +1469,6 @@ def test_what_the_scene_says_was_not_there_is_set_aside():
     assert _set_aside("40 full days on a general ward, no ICU: how much hospital daily cash is due?") == {"icu"}
     assert _set_aside("Apart from a copy of my records, what else can I get?") == {"copi"}
     assert _set_aside("It was about 18 hours, no procedure done. Is that a valid claim?") == set()  # no aside
-
-
-def test_a_state_the_question_says_the_record_is_in_picks_the_rule_for_that_state(make_services):
-    """ "We've marked the record as restricted": Art. 18(2) ("Where processing has been restricted ...") says what
-    may still be done, not Art. 18(1)'s list of when restriction may be asked for."""
-    out = run_graph(
-        "We've marked a patient's record as restricted while we check her complaint that it's inaccurate. In the"
-        " meantime can we still keep it on our servers, and could our solicitors use it if she takes us to court?",
-        make_services(),
-    )
-    assert out.citations[0].citation.startswith("GDPR Art. 18(2)"), out.answer
-    assert "with the exception of storage" in out.answer.split("[Source")[0]
-
-
-def test_results_that_went_to_another_patient_are_a_breach_and_telling_her_is_art_34(make_services):
-    """ "went to another patient by mistake" is a breach (it was not recognised, and the answer was a refusal), and
-    "Does the surgery have to tell her?" asks about telling the person (34(1)), not the regulator (33(1))."""
-    out = run_graph(
-        "My mum's blood test results went to another patient by mistake. Does the surgery have to tell her?",
-        make_services(),
-    )
-    assert out.citations[0].citation.startswith("GDPR Art. 34(1)"), out.answer
-    assert "communicate the breach to the data subject" in out.answer.split("[Source")[0]
 
 
 def test_a_part_is_not_answered_from_a_passage_graded_far_below_the_lead_s(make_services):
@@ -1471,19 +1482,6 @@ def test_a_part_is_not_answered_from_a_passage_graded_far_below_the_lead_s(make_
     )
     assert out.citations[0].citation.startswith("GDPR Art. 33(5)"), out.answer
     assert "remedial action" in out.answer and "assessment must contain" not in out.answer, out.answer
-
-
-def test_a_claim_deadline_for_a_benefit_with_its_own_claims_clause_is_answered_from_that_clause(make_services):
-    """A critical illness claim is notified within 30 days of diagnosis (cl. 7.5), not within the 48 hours of a
-    hospitalisation (cl. 7.1); and "tell the insurer" asks for the claims procedure, not the benefit clauses."""
-    out = run_graph(
-        "My husband was diagnosed with a stroke last week and he has critical illness cover on his individual"
-        " CareShield rider. By when do we have to tell the insurer, and what will we need to send?",
-        make_services(),
-        collection="insurance",
-    )
-    assert out.citations[0].citation == "CareShield Rider (Individual) cl. 7.5", out.answer
-    assert "within 30 days of diagnosis" in out.answer.split("[Source")[0]
 
 
 def test_a_code_asked_for_is_quoted_from_the_codes_not_the_profile_s_other_bindings(make_services):
