@@ -255,7 +255,8 @@ _PLAIN_VARIANTS = (
     (
         re.compile(
             r"\b(through|from|at|via) (my |our |the )?(work|job|employer|company|workplace)\b"
-            r"|\bmy (employer|company)'?s? (plan|policy|cover|scheme|insurance)\b"
+            r"|\b(my|our|the) (employer|company|firm|work|workplace)'?s? (\w+ ){0,2}(plan|policy|cover|scheme|insurance"
+            r"|rider)\b"
             r"|\b(employer|workplace|company)[- ](paid|funded|provided|sponsored)\b",
             re.I,
         ),

@@ -199,6 +199,22 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bsomeone else (opened|read|saw|received|got))\b",
         "personal data breach",
     ),
+    # staff opening a record without a work reason (curiosity, a relative, an ex): unauthorised access, a breach
+    (
+        r"\b(look(ed|ing|s)? (up|at|into|through)|open(ed|ing|s)?|access(ed|ing)?|brows(e|ed|ing)|read(ing)?"
+        r"|check(ed|ing)? up on)\b.{0,60}\b(records?|notes|files?|charts?|results?)\b.{0,60}\b(out of curiosity"
+        r"|curious|nos(e|y|ey)|no (work|clinical|business) reason|without (a |any )?(reason|need|permission"
+        r"|authori[sz]ation))"
+        r"|\bsnoop\w*\b",
+        "unauthorised access personal data breach",
+    ),
+    # an organisation asking whether it must tell the regulator: breach notification to the supervisory authority
+    (
+        r"\b(do|must|should|would|will|have|need|ought) (we|i|the (trust|hospital|practice|clinic|surgery|company))\b"
+        r".{0,40}\b(report|tell|notify|inform|let)\b.{0,40}\b(ico|regulator|supervisory authority"
+        r"|data protection authority|information commissioner)\b",
+        "notify the personal data breach to the supervisory authority",
+    ),
     (r"\b(regulator|watchdog|data protection authority)\b", "supervisory authority"),
     (r"(?<!privacy )(?<!fair processing )\bnotice\b(?! board)", "notify notification"),  # "how much notice": notify
     # an insurer or an employer using EHDS data to price a policy or to hire: prohibited secondary use
@@ -737,6 +753,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\bhospital (bills?|costs?|expenses)\b|\bwhen (i'?m|i am|i'?ve been|i get|he is|she is) admitted\b",
         "in-patient hospitalisation expenses",
     ),
+    # a short stay on a ward (a night, kept in for observation): whether it is long enough to be Hospitalisation
+    (
+        r"\b(one|1|a single|single|one[- ]night|overnight|short|brief|quick) (night'?s? |day'?s? )?(stay|admission)\b"
+        r"|\b(stay(ed|ing)?|kept( in)?|admitted) (in hospital )?(overnight|for (one|a|the) night)\b"
+        r"|\bkept in (hospital )?for observation\b|\b(admitted|kept) for observation\b",
+        "Hospitalisation minimum period of 24 consecutive in-patient care hours",
+    ),
     (r"\b(treated|treatment|care|nursing) at home\b|\bhome (treatment|care|nursing)\b", "domiciliary hospitalisation"),
     (r"\bsum insured\b|\bsi\b", "sum insured"),
     (r"\bfree[- ]look\b", "free look period"),
@@ -994,6 +1017,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),
     (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),
+    # a controller saying no to a person's request: the only general grounds are in Art. 12(5)
+    (
+        r"\b(refus\w*|turn(ed|s)? down|say no|reject\w*|decline\w*|ignore\w*)\b.{0,60}\b(cop(y|ies)|requests?|records?"
+        r"|notes|my data|my file)\b",
+        "refuse to act on the request manifestly unfounded or excessive",
+    ),
     (
         r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b|\bfor free\b|\bfree of charge\b"
         r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b"

@@ -133,6 +133,10 @@ def test_scope_named_in_the_question():
     assert record.nhs_numbers == ["9994149504"] and record.patient_ids == ["pat-0045"] and record.domain == "records"
     assert analyse("Is cataract surgery covered on the group rider?").variant == "group"
     assert analyse("Is cataract surgery covered on the group rider?").domain == "insurance"
+    # the cover named by whose it is: a company's rider is the group variant, one's own the individual
+    assert analyse("Is a night's stay covered on my company's CareShield rider?").variant == "group"
+    assert analyse("Is a night's stay covered on our employer's health plan?").variant == "group"
+    assert analyse("Is a night's stay covered on my own CareShield rider?").variant == "individual"
     assert analyse("How long do I have to report a data breach?").domain is None
     # a named instrument decides: insurance words in a question about the law do not make it a policy question
     ehds = "Can health data be used under the EHDS to make decisions like raising someone's insurance premium?"

@@ -684,6 +684,23 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 15(3)",
             "reasonable fee",
         ),
+        (  # a record opened out of curiosity is a breach, and "must we report it to the ICO" its notification (was:
+            # the right of access, from "lodge a complaint with a supervisory authority")
+            "A nurse looked up her ex-boyfriend's record out of curiosity. Do we have to report that to the ICO?",
+            "GDPR Art. 33(1)",
+            "72 hours",
+        ),
+        (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
+            "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
+            "GDPR Art. 12(5)",
+            "manifestly unfounded or excessive",
+        ),
+        (  # "my company's ... rider" is the group rider, and a night on the ward is asked against the 24 hours of
+            # Hospitalisation (was: the individual rider's pre-existing-disease wait)
+            "Is a one-night stay for observation after a fall covered on my company's CareShield rider?",
+            "CareShield Rider (Group) cl. 3.1",
+            "at least 24 consecutive hours",
+        ),
     ],
 )
 def test_a_plain_question_is_led_by_the_provision_that_answers_it(make_services, question, cited, stated):
