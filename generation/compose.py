@@ -1062,6 +1062,10 @@ def following(
     answered = _asked_words_said(question, lead.statement.whole)
     overdrawn = False
 
+    # a question of several parts, or a comparison, may need another paragraph for what the lead does not answer
+    # (and a definition that leads is followed by the rule on what it defines)
+    one_asked = bool(question) and not part_clauses(question) and analyse(question).answer_type != "comparison"
+    lead_defines = _defines(lead, blocks)
     referred = _referred(lead, blocks)
     own_clause = _CLAUSE_CITED_RE.search(home.citation)  # "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye"
 
@@ -1115,6 +1119,10 @@ def following(
             o.block == option.block and o.statement.position == option.statement.position - 1 for o in [lead, *chosen]
         ):
             continue  # "In such cases, ..." follows only the statement it points at
+        new_words = _asked_words_said(question, option.statement.whole) - answered
+        rule_on_defined = lead_defines and not _defines(option, blocks)  # not another definition
+        if one_asked and not same_block and not part_of_answer and not new_words and not rule_on_defined:
+            continue  # another paragraph says nothing the question asks that the answer does not say yet
         own = set(words(option.statement.whole))
         adds = own - covered
         if len(adds) < min(3, (len(own) + 1) // 2):  # it repeats the answer (a short one may add a party)

@@ -199,14 +199,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bsomeone else (opened|read|saw|received|got))\b",
         "personal data breach",
     ),
-    # staff opening a record without a work reason (curiosity, a relative, an ex): unauthorised access, a breach
+    # staff who opened a record without a work reason (curiosity, a relative, an ex): unauthorised access, a breach
+    # (what happened, not what someone asks to do: "Can I look up ...?" is asked of the rules on access)
     (
-        r"\b(look(ed|ing|s)? (up|at|into|through)|open(ed|ing|s)?|access(ed|ing)?|brows(e|ed|ing)|read(ing)?"
-        r"|check(ed|ing)? up on)\b.{0,60}\b(records?|notes|files?|charts?|results?)\b.{0,60}\b(out of curiosity"
-        r"|curious|nos(e|y|ey)|no (work|clinical|business) reason|without (a |any )?(reason|need|permission"
-        r"|authori[sz]ation))"
-        r"|\bsnoop\w*\b",
-        "unauthorised access personal data breach",
+        r"\b(looked (up|at|into|through)|opened|accessed|browsed|read|checked up on)\b.{0,60}\b(records?|notes|files?"
+        r"|charts?|results?)\b.{0,60}\b(out of curiosity|curious|nos(e|y|ey)|no (work|clinical|business) reason"
+        r"|without (a |any )?(reason|need|permission|authori[sz]ation))"
+        r"|\b(snooped|(has|had|have|was|were|been) snooping)\b",
+        "personal data breach unauthorised",
     ),
     # an organisation asking whether it must tell the regulator: breach notification to the supervisory authority
     (

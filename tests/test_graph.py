@@ -721,6 +721,22 @@ def test_the_sentence_right_after_the_rule_follows_it_as_its_caveat(make_service
     assert "right to insert information" in record.answer and "clearly identifiable" in record.answer
 
 
+def test_another_paragraph_follows_a_one_part_answer_only_when_it_says_something_the_question_asks(make_services):
+    # 7(1)'s point (p) answers; 33(1)'s "Member States may provide ... additional categories" was quoted after it
+    services = make_services()
+    question = "Do cohort studies have to make their questionnaire data available under the EHDS?"
+    record = run_graph(question, services, generator="offline", allow_web=False)
+    assert "after the first publication of the related results" in record.answer
+    assert "additional categories" not in record.answer and len(record.citations) == 1, record.answer
+    # ... while a question of two parts keeps the paragraph that answers its second (33(1) after 33(2))
+    two = (
+        "Our IT supplier had a breach that hit our patient data. How fast were they supposed to tell us, and how "
+        "long do we now have to report it to the regulator?"
+    )
+    record = run_graph(two, services, generator="offline", allow_web=False)
+    assert "without undue delay" in record.answer and "72 hours" in record.answer, record.answer
+
+
 def test_a_list_kept_in_another_clause_is_quoted_whole_after_the_clause_referring_to_it(make_services):
     question = "Which illnesses does the group rider pay a lump sum for?"
     record = run_graph(question, make_services(), generator="offline", allow_web=False)
