@@ -234,10 +234,12 @@ def _tells_the_asker(question: str) -> bool:
 _ARTICLES = frozenset("the a an my our their his her its".split())
 # a statement's opening condition, up to its first comma: "Where personal data are processed for research, ..."
 _LEADING_CONDITION_RE = re.compile(r"^\W*(?:where|if|when|once|after|in the case of)\b[^,;:]*,", re.I)
-# a question whether something costs the asker, and a statement that it is free
+# a question whether something costs the asker, and a statement that it is free ("charge us more" takes a charge
+# as given: it asks whether it rises)
 ASKS_COST_RE = re.compile(
     r"\b(have|has|need|needs|got) to pay\b|\b(is|are) there (a |any )?(fee|charge|cost)s?\b"
-    r"|\b(does|will) (it|that|this) cost\b|\bcharge (me|us|them|him|her|patients?|people|a fee|anything|for)\b"
+    r"|\b(does|will) (it|that|this) cost\b"
+    r"|\bcharge (me|us|them|him|her|patients?|people|a fee|anything|for)\b(?! (more|extra|again|twice|higher)\b)"
     r"|\bcost (me|us|them|him|her) anything\b",
     re.I,
 )

@@ -363,7 +363,10 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(cop(y|ies) of (my|their|his|her) (\w+ ){0,2}?(data|records?)|(i|we|you|patients?|people|they) "
         r"(\w+ ){0,2}?(see|view|read"
         r"|look at|access) (my|their|his|her|our|your) (own )?(medical |health |hospital |gp )?(records?|notes"
-        r"|file))\b",
+        r"|file)"
+        # "Do I have to pay to get my GP records?": asking for them is the same right
+        r"|(get|obtain|request|ask for|receive) (hold of )?(my|their|his|her) (own )?(medical |health |hospital "
+        r"|gp )?(records?|notes|file))\b",
         "right of access",
     ),
     (

@@ -690,6 +690,17 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 33(1)",
             "72 hours",
         ),
+        (  # "charge us more" takes a fee as given: not the patients' free access information (EHDS 9(2))
+            "Our EHDS data permit has been extended for a second term. Will the access body charge us more for "
+            "keeping the data all that time?",
+            "EHDS Art. 68(12)",
+            "fees that increase",
+        ),
+        (  # asking for one's records by what one does ("get my GP records") is the right of access (was refused)
+            "Do I have to pay to get my GP records?",
+            "",
+            "free of charge",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
