@@ -59,6 +59,7 @@ FIELDS = {
     "Gender": ("gender", "sex"),
     "NHS number": ("nhs",),  # in the record's first line and its metadata, not a "Field: value" line
 }
+_FIELD_WORDS = frozenset(words(" ".join(n for names in FIELDS.values() for n in names)))  # no item's name
 _FIELD_RE = re.compile(rf"\b({'|'.join(re.escape(f) for f in FIELDS)}): ([^\n]*?)\.(?=\s|$)")
 _TREATED_FOR_RE = re.compile(r"\b(treated for|suffer(s|ing)? from|diagnosed with|wrong with)\b", re.I)
 _TAKES_RE = re.compile(r"\b(taking|takes|take)\b", re.I)
@@ -132,10 +133,13 @@ def _naming_strength(item: str, wanted: set[str], coded: list[set[str]]) -> floa
     return round(max(shares, default=0.0), 3)
 
 
-def _asked_items(question: str, blocks: list[Evidence]) -> list[tuple[int, list[str]]]:
+def _asked_items(
+    question: str, blocks: list[Evidence], besides: frozenset[str] = frozenset()
+) -> list[tuple[int, list[str]]]:
     """Asked about one thing in a patient's records ("When did Harriet Costa's diabetes start?"), the items that
-    name it, by block: a condition's record before the encounters that mention it. Empty when none does."""
-    wanted = _asked_words(question, blocks)
+    name it, by block: a condition's record before the encounters that mention it. Empty when none does. Words
+    `besides` ask for something else (the "practice" of "which practice is she with?")."""
+    wanted = _asked_words(question, blocks) - besides
     coded = _coded_names(question)
     found = []
     for index, block in sorted(enumerate(blocks), key=lambda pair: pair[1].section == "Encounters"):
@@ -205,10 +209,17 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
     """Every item of the asked kind for each patient of the blocks, one sentence per patient; asked about one
     thing of no named kind, the items that name it."""
     kinds = kinds_asked(question, analysis)
-    if not kinds and (fields := fields_asked(question)) and (stated := demographic_answers(fields, blocks)):
-        return stated
-    if not kinds and (asked := _asked_items(question, blocks)):
-        return _naming_sentences(asked, blocks)
+    if not kinds:
+        # "Which practice is she with, and since when has osteoarthritis been on her record?": both, as asked
+        fields = fields_asked(question)
+        stated = demographic_answers(fields, blocks) if fields else []
+        asked = _asked_items(question, blocks, _FIELD_WORDS)
+        named = _naming_sentences(asked, blocks)
+        if stated and named:
+            first_field = _first_said(question, [n for f in fields for n in FIELDS[f]])
+            return [*stated, *named] if first_field < _first_item_said(question, asked) else [*named, *stated]
+        if stated or named:
+            return stated or named
     by_patient: dict[str, list[int]] = defaultdict(list)
     for index, block in enumerate(blocks):
         if block.authority == "record" and (not kinds or block.section in kinds):
@@ -241,6 +252,13 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
         first_kind = _first_said(question, [n for k in kinds for n in KINDS.get(k, ())])
         sentences = [*stated, *sentences] if first_field < first_kind else [*sentences, *stated]
     return sentences
+
+
+def _first_item_said(question: str, found: list[tuple[int, list[str]]]) -> int:
+    """Where the question first says a word of the items found for it (its length when it says none)."""
+    named = {w for _, items in found for item in items for w in words(item)}
+    spans = [m.start() for m in re.finditer(r"[\w'-]+", question) if set(words(m.group(0))) & named]
+    return min(spans, default=len(question))
 
 
 def _first_said(question: str, names: list[str]) -> int:

@@ -234,6 +234,26 @@ def test_asked_for_a_field_of_a_patient_s_demographics_the_record_s_line_answers
     assert record.answer == f"{answer} [Source 1].", record.answer
 
 
+def test_asked_for_a_field_and_about_an_entry_of_a_patient_s_record_both_are_answered_in_the_order_asked(
+    make_services,
+):
+    # the practice and birth date were answered and the osteoarthritis onset left out; "see the practice about
+    # it" answered only the registered practice, not when the asthma started
+    services = make_services()
+    question = (
+        "I'm writing to Chloe Chen's GP about her knee. Which practice is she with, what's her date of birth, and "
+        "since when has osteoarthritis been on her record?"
+    )
+    answer = run_graph(question, services, allow_web=False).answer
+    assert answer.index("Oakwood Medical Centre") < answer.index("1964-05-15") < answer.index("onset 2008-11-01")
+    question = (
+        "I'm Chiamaka Patel. When does my record say my asthma started, and when did I last see the practice about it?"
+    )
+    answer = run_graph(question, services, allow_web=False).answer
+    assert answer.startswith("Chiamaka Patel (pat-0014), conditions: Asthma") and "onset 2024-12-15" in answer
+    assert "2025-10-15" in answer, answer
+
+
 def test_asked_whether_a_patient_has_a_condition_by_its_lay_name_the_record_says_yes_or_that_it_is_not_recorded(
     make_services,
 ):
