@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
-from language.analysis import QuestionAnalysis
+from language.analysis import QuestionAnalysis, variants_named
 from language.expansion import bridges
 from language.passages import statements
 from language.question import compared_terms, defined_term
@@ -256,6 +256,29 @@ def with_pointed_clauses(kept: list[Evidence], pool: list[Evidence]) -> list[Evi
     ids = {e.chunk_id for e in kept}
     pointed = [e for lead in leading(kept) for e in pointed_clauses(lead, pool) if e.chunk_id not in ids]
     return [*kept, *{e.chunk_id: e for e in pointed}.values()]
+
+
+def counterpart_clauses(question: str, leads: list[Evidence], pool: list[Evidence]) -> list[Evidence]:
+    """Asked about two variants of a wording ("his own rider ... his employer's group plan"), the same clause of
+    the other named variant for each lead clause, from the pool: the answer states both."""
+    named = variants_named(question)
+    if len(named) < 2:
+        return []
+    sides = {(e.metadata.get("clause_id"), e.metadata.get("variant")) for e in leads}
+    wanted = {
+        (lead.metadata.get("clause_id"), variant)
+        for lead in leads
+        if lead.metadata.get("clause_id") and lead.metadata.get("variant") in named
+        for variant in named - {lead.metadata.get("variant")}
+    } - sides
+    found = [e for e in pool if (e.metadata.get("clause_id"), e.metadata.get("variant")) in wanted]
+    return list({e.chunk_id: e for e in found}.values())
+
+
+def with_counterpart_clauses(kept: list[Evidence], pool: list[Evidence], question: str) -> list[Evidence]:
+    """The kept evidence, then the counterparts of its leading clauses (see counterpart_clauses) not kept yet."""
+    ids = {e.chunk_id for e in kept}
+    return [*kept, *(e for e in counterpart_clauses(question, leading(kept), pool) if e.chunk_id not in ids)]
 
 
 # what a clause on running the policy says of cover: "no cover is available for the period from the due date to

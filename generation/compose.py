@@ -689,9 +689,17 @@ class Subject:
     for ("knee replacement": also "joint replacement")."""
 
     forms: tuple[frozenset[str], ...] = ()
+    # the wording's terms for a plain phrase of it ("vasectomy": "contraception sterilisation")
+    legal: tuple[frozenset[str], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.forms)
+
+    def said_in_its_terms(self, text: str) -> bool:
+        """The text says all the wording's terms for a plain phrase of it: a clause that answers, however long the
+        scene around the phrase ("My husband wants a vasectomy ... Would either of them pay for it?")."""
+        named = set(words(text))
+        return any(terms <= named for terms in self.legal)
 
     def named_by(self, text: str) -> bool:
         """The text names all of it, in one of its forms."""
@@ -742,16 +750,18 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
     if not own:
         return Subject()
     bridged: list[frozenset[str] | set[str]] = []
+    legal: list[frozenset[str]] = []
     headings = {w for b in blocks if b.document_type == "policy_wording" for w in words(_heading(b))}
     for phrase, terms in bridges(question):
         replaced = own & set(words(phrase))
         if replaced:
             bridged.append((own - replaced) | (set(words(terms)) - ANSWER_TYPE_WORDS))
+            legal.append(frozenset(words(terms)) - ANSWER_TYPE_WORDS)
         elif (named := set(words(terms)) - ANSWER_TYPE_WORDS - _COVER_QUESTION_WORDS) & headings:
             # a phrase of words every policy question shares ("after the admission"): its terms name it when they
             # name a clause by its heading ("Pre-hospitalisation and Post-hospitalisation Medical Expenses")
             bridged.append(named)
-    return Subject((own, *(frozenset(form) for form in bridged if form)))
+    return Subject((own, *(frozenset(form) for form in bridged if form)), tuple(terms for terms in legal if terms))
 
 
 def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
@@ -789,7 +799,9 @@ def lead_option(
     policy clause stating none does not lead when one states it."""
 
     def answers(option: Option) -> bool:
-        strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK
+        strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK or bool(
+            subject and subject.said_in_its_terms(option.statement.whole)
+        )
         supported = option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
         return supported and (option.short or _names_asked(asked or set(), option, blocks[option.block]))
 
@@ -1645,7 +1657,8 @@ def _with_counterparts(
     statement in the same place of the same clause of the other named wording (the group rider's maternity limit,
     then the individual rider's). Asked with no wording named, the lead is followed by the other wording's
     statement when that says something else ("Is there a co-payment for older people?": none under the group
-    rider, 20% from 61 under the individual one). Both sides are stated, whatever the word budget."""
+    rider, 20% from 61 under the individual one); asked about two it names, the other's even when it says the
+    same. Both sides are stated, whatever the word budget."""
     named = variants_named(question)
     if kind == "comparison" and len(named) > 1:
         paired_with, wanted, differing = chosen, named, False
@@ -1653,7 +1666,7 @@ def _with_counterparts(
         wanted = {str(b.metadata["variant"]) for b in blocks if b.metadata.get("variant")}
         paired_with, differing = [lead], True
     elif len(named) > 1:  # "How much for the ambulance on his own rider? Would it be more on the group one?"
-        paired_with, wanted, differing = [lead], named, True
+        paired_with, wanted, differing = [lead], named, False  # asked of each, each is answered, alike or not
     else:
         return chosen, []
     out: list[Option] = []
@@ -1933,6 +1946,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     )
     budget = STEPS_MAX_WORDS if steps else MAX_WORDS
     answered, overdrawn = _asked_words_said(question, lead.statement.whole), False
+    opener = ""
     for number, option in enumerate(chosen):
         text = render(option.statement, blocks[option.block], lead=number == 0 or any(option is p for p in paired))
         if option is lead and named_subject:
@@ -1966,7 +1980,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         if option is not listed and not any(option is p for p in [*paired, *parts]):  # lists apart (MAX_WORDS), the
             budget -= len(text.split())  # other side of a comparison, another part's answer; the name below takes none
         if paired and (side := blocks[option.block].citation) and blocks[option.block].metadata.get("clause_id"):
-            text = f"{side}: {text}"  # each side of a comparison says which wording it is
+            # each side of a comparison says which wording it is, after the answer's Yes or No
+            opened = number == 0 and opener and text.startswith(opener)
+            text = f"{opener}{side}: {text[len(opener) :]}" if opened else f"{side}: {text}"
         elif number == 0 and (
             name := _opening_name(analysis, blocks[lead.block], render(lead.statement, blocks[lead.block]))
         ):

@@ -13,8 +13,10 @@ from generation.answer import GeneratedAnswer, Generator, generate_answer
 from generation.blocks import (
     absent_from_wording,
     adaptive_policy_blocks,
+    counterpart_clauses,
     cover_clauses,
     coverage_line,
+    leading,
     series_members,
     unnamed_feature,
 )
@@ -59,8 +61,10 @@ def grounded_answer(
         blocks, absent = cover_clauses(question, analysis, blocks)
         clauses = [b for b in blocks if b.document_type == "policy_wording"]
     series = series_members(question, blocks)  # "What are the exclusions?": every one, and no coverage line
+    # ... and, asked about two variants, the other's clause beside each leading one, past the cap alike
+    counterparts = counterpart_clauses(question, leading(clauses), clauses)
     blocks, weak = adaptive_policy_blocks(
-        blocks, policy_floor, policy_max_clauses, asked_about(question, analysis), series
+        blocks, policy_floor, policy_max_clauses, asked_about(question, analysis), [*series, *counterparts]
     )
     if weak and analysis.about_cover:  # a benefit only weakly matched is, as far as the wording shows, not in it
         weak = absent_from_wording(clauses, f"match it only weakly ({weak})")

@@ -791,6 +791,20 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(excluded|not covered|exclusion)\b", "exclusions shall not be liable"),
     (r"\bivf\b|\b(conceive|fertility treatment)\b", "in vitro fertilisation assisted reproduction infertility"),
+    # the operations and means that prevent pregnancy, in the wordings' term
+    (
+        r"\b(vasectom\w*|tubal ligation|(tubes?|get his|get her|getting) tied|the snip|contraceptive\w*|the pill|coil"
+        r"|iud|implant for contraception)\b",
+        "contraception sterilisation",
+    ),
+    # care during pregnancy before the birth, and after it
+    (
+        r"\b((ante|pre)-?natal( (scans?|check-?ups?|care|appointments?|visits?|classes|tests?))?"
+        r"|pregnancy (scans?|check-?ups?|appointments?|care)|(baby|dating|anomaly|growth) scans?"
+        r"|midwife (appointments?|visits?|check-?ups?))\b",
+        "pre-natal expenses maternity",
+    ),
+    (r"\b(post-?natal|after the birth|after giving birth|postpartum)\b", "post-natal expenses maternity"),
     (r"\b(for a living|professionally|as (a|my|his|her) job|paid to)\b", "professional"),
     (r"\b(races? cars?|racing cars?|car racing|motor ?sports?|rally driving)\b", "motor racing hazardous sports"),
     # telling the insurer about an admission or a claim: notifying the TPA or the Company, before it

@@ -13,6 +13,7 @@ from generation.blocks import (
     naming_every_asked_word,
     with_best_graded,
     with_block_stating,
+    with_counterpart_clauses,
     with_definitions,
     with_explained_provision,
     with_pointed_clauses,
@@ -61,6 +62,7 @@ def grade(state: GraphState, runtime: Runtime[RunContext], services: Services) -
     graded = with_explained_provision(naming_every_asked_word(pool, k, asked_about(state["question"], analysis)), pool)
     graded = with_best_graded(graded, pool)  # authority orders the evidence; it shuts out no better match
     graded = with_pointed_clauses(graded, pool)  # "after the waiting period in Clause 4.5": clause 4.5 too
+    graded = with_counterpart_clauses(graded, pool, state["question"])  # "his own rider and the group one": both
     if analysis.answer_type in ("deadline", "amount"):  # a date, period or amount asked: a block stating one
         graded = with_block_stating(graded, pool, lambda text: states_kind_asked(state["question"], analysis, text))
     graded = with_series(graded, pool, state["question"])  # "What are the Caldicott principles?": all of them

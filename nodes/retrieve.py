@@ -12,7 +12,7 @@ from core.steps import timed
 from core.types import Evidence
 from language.analysis import analyse, question_parts
 from retrieval.grading import ACROSS_PATIENTS_K
-from retrieval.policy_search import is_policy_scope, narrowed_search
+from retrieval.policy_search import each_variant_named, is_policy_scope, narrowed_search
 from retrieval.scope import scope_for
 from retrieval.services import Services
 
@@ -39,22 +39,30 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     named = tuple(p.patient_id for p in scope.patients)  # a patient named by name counts as named by id
     correct, _ = context.thresholds(settings)  # a run's own threshold, as answer_side reads it
 
-    def search(text: str, k: int) -> tuple[list[Evidence], str]:
+    def search(text: str, k: int, filters: dict[str, Any] = scope.filters) -> tuple[list[Evidence], str]:
         if policy:
-            return narrowed_search(retriever, text, scope.filters, k, options, correct)
-        return retriever.retrieve(text, scope.filters, k, options, named), f"mode {context.retrieval_mode}"
+            return narrowed_search(retriever, text, filters, k, options, correct)
+        return retriever.retrieve(text, filters, k, options, named), f"mode {context.retrieval_mode}"
 
     candidates, note = search(question, pool)
-    # asked two things at once, each part is searched too: the provision answering the second part is often
-    # not among what the whole question finds ("how long to report it, and when must the board hear of it?")
-    parts = question_parts(question)[:MAX_PARTS]
     held = {e.chunk_id for e in candidates}
-    for part in parts:
-        found, _ = search(part, context.k(settings))
+
+    def add(found: list[Evidence]) -> None:
         for e in found:
             if e.chunk_id not in held:
                 held.add(e.chunk_id)
                 candidates.append(e)
+
+    # asked two things at once, each part is searched too: the provision answering the second part is often
+    # not among what the whole question finds ("how long to report it, and when must the board hear of it?")
+    parts = question_parts(question)[:MAX_PARTS]
+    for part in parts:
+        add(search(part, context.k(settings))[0])
     note += f"; {len(parts)} parts searched too" if parts else ""
+    # asked about two wordings ("his own rider ... his employer's group plan"), each is searched on its own
+    variants = each_variant_named(question, scope.filters, retriever.reader.store()) if policy else []
+    for filters in variants:
+        add(search(question, context.k(settings), filters)[0])
+    note += f"; {len(variants)} wordings searched apart" if variants else ""
     trace = f"retrieve: {len(candidates)} candidates (pool {pool}; {scope.note + '; ' if scope.note else ''}{note})"
     return {"query": question, "candidates": candidates, "ask_back": scope.ask_back, "trace": [trace]}

@@ -43,6 +43,16 @@ def named_variants(question: str, filters: dict[str, Any], store: VectorStore) -
     return found
 
 
+def each_variant_named(question: str, filters: dict[str, Any], store: VectorStore) -> list[dict[str, Any]]:
+    """The filter for each of several variants the question names ("my own rider ... and my employer's group
+    plan"): each wording is searched on its own, so one does not crowd the other out of the candidates."""
+    if "variant" in filters:
+        return []
+    words = set(re.findall(r"[a-z0-9]+", question.lower())) | variants_named(question)
+    values = [v for v in store.counts_by("variant") if v and v.lower() in words]
+    return [{**filters, "variant": v} for v in values] if len(values) > 1 else []
+
+
 # asked how much, by when or what is listed, the sections the intent points to hold the answer
 _INTENT_DECIDES = frozenset({"amount", "deadline", "list"})
 

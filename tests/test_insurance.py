@@ -1547,3 +1547,31 @@ def test_will_it_be_paid_asks_whether_a_claim_is_covered_not_who_receives_the_pa
     )
     assert out.citations[0].citation == f"{INDIVIDUAL} cl. 4.2", out.answer
     assert "24 months of continuous coverage" in out.answer.split("[Source")[0]
+
+
+def test_asked_about_two_named_wordings_each_is_searched_and_answered_even_when_they_say_the_same(make_services):
+    """ "his own rider ... his employer's group plan. Would either of them pay?": the group wording crowded the
+    individual one out of the candidates and the answer spoke of one (it was refused before "vasectomy" was read as
+    sterilisation); now each wording is searched, the same clause of both is quoted, and the No comes first."""
+    out = run_graph(
+        "My husband wants a vasectomy as a planned day procedure. He has his own CareShield rider and is also on his "
+        "employer's group CareShield plan. Would either of them pay for it?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.answer.startswith("No: CareShield Rider (")
+    assert {c.citation for c in out.citations} == {f"{GROUP} cl. 5.14", f"{INDIVIDUAL} cl. 5.14"}, out.answer
+    assert any("wordings searched apart" in line for line in out.trace)
+
+
+def test_antenatal_scans_are_asked_against_the_wording_s_pre_natal_expenses(make_services):
+    """ "antenatal scans and check-ups at the clinic" is no word of the wording, which says "pre-natal expenses"
+    (covered only during the Hospitalisation, excluded otherwise): it was refused as a benefit the wording lacks."""
+    out = run_graph(
+        "I'm five months pregnant and past the maternity waiting period on my own CareShield rider. Will it pay for "
+        "my antenatal scans and check-ups at the clinic?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "answered" and "pre-natal" in out.answer.split("[Source")[0], out.answer
+    assert out.citations[0].citation.startswith(INDIVIDUAL)
