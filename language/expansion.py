@@ -388,7 +388,10 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(holds?|keeps?|has|have|stores?|holding|keeping) (about|on) (me|them|him|her)\b",
         "right of access copy of the personal data",
     ),
-    (r"\b(object|objection|stop (using|processing|sending|contacting|emailing|calling|texting))\b", "right to object"),
+    (
+        r"\b(object(s|ed|ing)?|objections?|stop (using|processing|sending|contacting|emailing|calling|texting))\b",
+        "right to object",
+    ),
     (
         r"\bmarketing\b|\b(adverts?|advertising|promotional|sales) (letters?|emails?|calls?|texts?|messages?)\b"
         r"|\b(email\w*|e-mail\w*|text\w*|send\w*|post\w*) (me|us|them|him|her) (\w+ ){0,2}"
@@ -437,8 +440,25 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|hosting (company|provider))\b"
         r"|\b(company|firm|business|organisation|someone) (that|who|which) ((handles|processes|stores|hosts|manages"
         r"|transcribes|types|prints|scans|digitises|codes|analyses|shreds|posts)\b"
-        r"|(sends|runs|provides) (our|the|its|their)\b)",
+        r"|(sends|runs|provides) (our|the|its|their)\b)"
+        r"|\b(company|firm|business|start-?up|supplier|contractor|vendor) to (handle|process|store|host|manage"
+        r"|transcribe|type|print|scan|digitise|code|analyse|shred|destroy)\b",
         "processor",
+    ),
+    # choosing a processor: what the controller must be satisfied of first (Art. 28(1))
+    (
+        r"\b(choos\w*|select\w*|pick\w*|hir(e|es|ed|ing)|appoint\w*|engag\w*|vet\w*|take on) (a|an|the|our|which|this"
+        r"|that|new) (\w+ ){0,2}(company|firm|start-?up|supplier|contractor|vendor|processor|provider)s?\b"
+        r"(?=.{0,200}\b(gdpr|data|records|notes|patients?|personal)\b)",
+        "processor providing sufficient guarantees appropriate technical and organisational measures",
+    ),
+    # a DPO without the expertise: the qualities the designation rests on (Art. 37(5))
+    (
+        r"\b(no|without|little|lacks?|lacking|limited|not much|hasn'?t (got )?(any|a|much)) (\w+ ){0,2}(background"
+        r"|experience|expertise|knowledge|qualifications?|training)\b(?=.{0,160}\b(dpo|data protection officer)\b)"
+        r"|\b(dpo|data protection officer)\b.{0,160}\b(no|without|little|lacks?|lacking|limited|not much) (\w+ ){0,2}"
+        r"(background|experience|expertise|knowledge|qualifications?|training)\b",
+        "designated on the basis of professional qualities expert knowledge of data protection law and practices",
     ),
     # the contract with a processor: what it must set out (Art. 28(3))
     (
@@ -640,6 +660,15 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(offices|establishments?|branches) in (several|many|different|two|three|four|five|\d+) (eu |european )?"
         r"(countries|member states)\b|\bmain establishment\b",
         "lead supervisory authority main establishment",
+    ),
+    # the lawful bases by their usual short names: a public task is 6(1)(e), legitimate interests 6(1)(f)
+    (r"\bpublic (task|function|duty|duties)\b", "task carried out in the public interest point (e) of Article 6(1)"),
+    # a fine or a decision of the regulator taken to court: the judicial remedy against it, with safeguards
+    (
+        r"\b(challeng\w*|appeal\w*|contest\w*|disput\w*|overturn\w*|fight\w*)\b.{0,60}\b(fines?|penalt(y|ies)"
+        r"|decisions?|orders?)\b(?=.{0,80}\b(court|judge|tribunal|legal(ly)?|regulator|authority|ico|gdpr)\b)"
+        r"|\b(fines?|penalt(y|ies)|decisions?)\b.{0,60}\b(in|to|before) (a |the )?(court|tribunal|judge)\b",
+        "judicial remedy due process procedural safeguards",
     ),
     (  # silence from the regulator is a matter for the courts; silence from the controller is a late answer
         r"\b(regulator|authority|ico|watchdog)\b.{0,80}"

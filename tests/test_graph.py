@@ -721,6 +721,18 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "",
             "free of charge",
         ),
+        (  # "objected" is the right to object, and "a public task" the basis 21(1) names, point (e) of 6(1) (was:
+            # 9(2)(i) on public health, from the programme's name)
+            "A patient has objected to being included in our risk-stratification programme, which we run as a "
+            "public task. Do we have to take her out?",
+            "GDPR Art. 21(1)",
+            "right to object",
+        ),
+        (  # a DPO without the background: the qualities the designation rests on (was: 37(2), a group's shared DPO)
+            "Can our trust make a senior ward sister our DPO even though she has no data protection background?",
+            "GDPR Art. 37(5)",
+            "expert knowledge of data protection law",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
