@@ -123,7 +123,10 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|principles|tasks|illnesses|diseases|benefits)\?$"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
         r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover|set out|spell out|specify)\b"
-        r"|\bwhat (has|have|needs?|must|should) (to )?(be|go) (in|into|included in|set out in)\b",
+        r"|\bwhat (has|have|needs?|must|should) (to )?(be|go) (in|into|included in|set out in)\b"
+        # "what does it take into account?": the factors weighed
+        r"|\bwhat (\w+ ){1,4}(take|takes|taken|taking) into (account|consideration)\b"
+        r"|\bwhat (do|does|will|would|must|should|did) (\w+ ){1,3}(consider|weigh|look at)\b",
     ),
     (
         "amount",  # "how much of the patient's history should I include?" asks how much to share, not a sum
@@ -396,6 +399,13 @@ def _as_asked(text: str) -> str:
     return text if text.endswith("?") else f"{text}?"
 
 
+_LEADING_CLAUSE_RE = re.compile(
+    r"^\W*(?:when|if|once|before|after|while|whenever)\b[^,?]{5,200},\s*"
+    r"(?=(?:what|which|who|whose|how|when|where|why|can|could|do|does|did|is|are|must|should|will|would|may)\b)",
+    re.I,
+)
+
+
 def answer_type_of(question: str) -> tuple[AnswerType, str]:
     """The kind of answer a question wants and the words that say so: the asking sentence decides (the first of
     several, unless a later one compares), the whole question when that sentence says nothing."""
@@ -406,6 +416,9 @@ def answer_type_of(question: str) -> tuple[AnswerType, str]:
     if later:
         return "comparison", later[0].group(0).strip()
     first = asked[0] if asked else _as_asked(question_sentence(question))
+    # "When the regulator decides whether to fine us and how much, what does it take into account?": the clause
+    # before the main question sets its scene; its "how much" is not what is asked
+    first = _LEADING_CLAUSE_RE.sub("", first)
     for text in (first, _as_asked(question)):
         for answer_type, pattern in _TYPE_RULES:
             if match := pattern.search(text):

@@ -69,6 +69,10 @@ from language.question import compared_terms
         ("Does he have to pay part of every claim? Would it be any different on my work's group rider?", "comparison"),
         # paperwork is documents
         ("What paperwork do I need to send for a reimbursement claim?", "list"),
+        # the factors weighed are a list; a clause setting the scene before the main question does not type it
+        ("When the regulator decides whether to fine us and how much, what does it take into account?", "list"),
+        ("When a breach happens, how long do we have to report it?", "deadline"),
+        ("If I claim, how much will I get?", "amount"),
     ],
 )
 def test_answer_types(question, answer_type):
