@@ -1496,7 +1496,7 @@ def _provision_name(block: Evidence) -> str:
     return f"{block.citation} ({title})" if short else block.citation
 
 
-def _ruling_beside(lead: Option, candidates: list[Option], question: str) -> Option:
+def _ruling_beside(lead: Option, candidates: list[Option], blocks: list[Evidence], question: str) -> Option:
     """Asked yes or no, a statement next to the lead in its paragraph that rules on the very act asked about
     ("No specific authorisation is required for such a transfer.") leads, the lead following it: it is
     short and shares few words with the question, yet it is the answer the lead explains."""
@@ -1514,12 +1514,14 @@ def _ruling_beside(lead: Option, candidates: list[Option], question: str) -> Opt
     # ... or a binding statement anywhere that rules on it and scores all but the same ("Member States shall
     # designate one or more health data access bodies" for "Does every EU country have to set up a body ...?")
     # ... unless the lead says more of what the question asks (35(3)'s "on a large scale" for "across the whole
-    # region", against 35(1)'s general rule)
+    # region", against 35(1)'s general rule); never a commentary over the provision it restates (15(3)'s "commonly
+    # used electronic form" is not displaced by "Under GDPR Art. 15(3) ... is provided in ...")
     said = len(_asked_words_said(question, lead.statement.whole))
     ruling = [
         o
         for o in candidates
         if o.cue
+        and not _outranks(blocks[lead.block], blocks[o.block])
         and o.score >= lead.score - RULING_MARGIN
         and not o.statement.heading
         and len(_asked_words_said(question, o.statement.whole)) >= said
@@ -1912,7 +1914,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
     lead = _rule_before_its_exception(lead, candidates, blocks, question, analysis)
     lead = _introducing_statement(lead, candidates)
     if analysis.answer_type == "yes_no" and not lead.cue:
-        lead = _ruling_beside(lead, candidates, question)
+        lead = _ruling_beside(lead, candidates, blocks, question)
     if antecedent is None and needs_antecedent(lead.statement.text):  # "It shall include at least: ..."
         antecedent = _antecedent(lead, candidates)
     # "It is run by NHS England ..." reads "The Data Security and Protection Toolkit (DSPT) is run ...": the subject

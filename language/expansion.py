@@ -661,6 +661,15 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(countries|member states)\b|\bmain establishment\b",
         "lead supervisory authority main establishment",
     ),
+    # a copy or an answer wanted by email or on paper: the form the law sets for it
+    (
+        r"\b(by e-?mail|e-?mailed|electronically|electronic (copy|form|format|version)|digital (copy|version|format)"
+        r"|as a pdf|on a (usb|memory stick|disc|cd)|(paper|printed) (copy|printout|version)|printout|(by|in the) post"
+        r"|posted)\b(?=.{0,200}\b(records?|notes|cop(y|ies)|data|file|request|sar)\b)"
+        r"|\b(records?|notes|cop(y|ies)|data|file|request|sar)\b.{0,200}\b(by e-?mail|electronically|electronic (copy"
+        r"|form|format)|digital (copy|format)|as a pdf|(paper|printed) (copy|printout)|printout)\b",
+        "provided by electronic means commonly used electronic form",
+    ),
     # the lawful bases by their usual short names: a public task is 6(1)(e), legitimate interests 6(1)(f)
     (r"\bpublic (task|function|duty|duties)\b", "task carried out in the public interest point (e) of Article 6(1)"),
     # a fine or a decision of the regulator taken to court: the judicial remedy against it, with safeguards

@@ -733,6 +733,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 37(5)",
             "expert knowledge of data protection law",
         ),
+        (  # a copy wanted by email: the provision's form leads, not the commentary restating it (was: the
+            # commentary's "Under GDPR Art. 15(3) ...", preferred for ruling on the act with a Yes)
+            "I asked my GP surgery by email for a copy of my records. Can I insist on getting them electronically?",
+            "GDPR Art. 15(3)",
+            "commonly used electronic form",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
