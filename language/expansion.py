@@ -1013,6 +1013,29 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # an incident stopped before harm was done: a near miss
+    (
+        r"\b(nearly|almost|about to|was going to) (\w+ ){0,2}(sent|send|faxed|fax|emailed|email|posted|post|disclosed"
+        r"|shared|given|handed|released|uploaded)\b|\b(spotted|caught|noticed|stopped) (it|this|that|the error|the"
+        r" mistake) (just )?(before|in time)\b|\bnear[- ]miss(es)?\b",
+        "near miss",
+    ),
+    # data an organisation holds that have gone out of date: the accuracy principle, its own duty (5(1)(d))
+    (
+        r"\b(out[- ]of[- ]date|outdated|stale|obsolete|inaccurate|incorrect|wrong|old)\b (\w+ ){0,2}(addresses|details"
+        r"|data|records|information|phone numbers|contact details|entries)\b(?=.{0,200}\b(we|our|us)\b)"
+        r"|\b(our|we) (\w+ ){0,4}(hold|holds|have|keep|store)s? (\w+ ){0,3}(out[- ]of[- ]date|outdated|inaccurate"
+        r"|incorrect|wrong|old)\b",
+        "accurate and, where necessary, kept up to date every reasonable step inaccurate erased or rectified without"
+        " delay",
+    ),
+    # an objection still being weighed: processing may be restricted pending that verification (18(1)(d))
+    (
+        r"\b(object\w*)\b.{0,160}\b(while|until|meantime|meanwhile|pending|before) (they|we|the \w+|it)?\s?"
+        r"(decide|decides|consider|considers|weigh|weighs|look|looks|check|checks|work out|make up)"
+        r"|\b(their|its|the hospital'?s|the trust'?s) (reasons|grounds) (outweigh|override)\b",
+        "restriction of processing pending the verification whether the legitimate grounds of the controller override",
+    ),
     # while the accuracy is checked, processing may be restricted (not the data corrected yet)
     (
         r"\b(disput|contest|challeng|disagree)\w*\b.{0,60}\b(accura\w*|correct|wrong|right)\b"

@@ -739,6 +739,18 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 15(3)",
             "commonly used electronic form",
         ),
+        (  # an objection still being weighed: restriction pending that verification (was: 21(1) itself)
+            "I've objected to my hospital using my records in a service analysis, and they say they need time to "
+            "decide whether their reasons outweigh mine. Can I make them stop using my data while they decide?",
+            "GDPR Art. 18(1)",
+            "pending verification",
+        ),
+        (  # data gone out of date at the organisation: its own accuracy duty (was: a commentary on anonymisation)
+            "Our patient administration system holds thousands of out-of-date addresses and phone numbers. Are we "
+            "only obliged to correct these when a patient complains?",
+            "GDPR Art. 5(1)",
+            "kept up to date",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
