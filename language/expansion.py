@@ -1013,6 +1013,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # what protects one's data sent abroad: the safeguards of the transfer, which a person may be told of (15(2))
+    (
+        r"\b(protections?|safeguards?|protected|safe)\b.{0,60}\b(send\w*|sent|transfer\w*|mov\w*|go(es|ing)?)\b"
+        r"(?=.{0,80}\b(abroad|overseas|over there|another country|outside|third countr(y|ies)|india|usa|america"
+        r"|china)\b)",
+        "informed of the appropriate safeguards relating to the transfer third country",
+    ),
     # an incident stopped before harm was done: a near miss
     (
         r"\b(nearly|almost|about to|was going to) (\w+ ){0,2}(sent|send|faxed|fax|emailed|email|posted|post|disclosed"

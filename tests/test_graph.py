@@ -751,6 +751,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 5(1)",
             "kept up to date",
         ),
+        (  # the protections of data sent abroad, asked by the person: their right to be told of the safeguards
+            "My hospital says my scans are reported by a radiology company in India. Can I ask them what "
+            "protections cover sending my data over there?",
+            "GDPR Art. 15(2)",
+            "appropriate safeguards",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
