@@ -1013,6 +1013,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # a person wanting data kept that the organisation would delete: restriction instead of erasure
+    (
+        r"\b(make|get|ask|force) (them|the \w+|it) (to )?(keep|hold on to|retain|not (delete|destroy|erase|shred))\b"
+        r"|\bstop (them|the \w+) (from )?(deleting|destroying|erasing|shredding|getting rid of)\b",
+        "restriction of processing instead of erasure required by the data subject",
+    ),
     # what protects one's data sent abroad: the safeguards of the transfer, which a person may be told of (15(2))
     (
         r"\b(protections?|safeguards?|protected|safe)\b.{0,60}\b(send\w*|sent|transfer\w*|mov\w*|go(es|ing)?)\b"

@@ -757,6 +757,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 15(2)",
             "appropriate safeguards",
         ),
+        (  # records wanted kept for one's own court case: restriction instead of erasure (was refused)
+            "My old clinic is about to destroy my records because its retention period is up, but I need them for a "
+            "negligence claim against another hospital. Can I make them keep them?",
+            "GDPR Art. 18(1)",
+            "legal claims",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
