@@ -878,7 +878,10 @@ def lead_option(
         # as well: the provision leads
         cited = [o for o in ranked if _outranks(blocks[o.block], home) and _cites(best, blocks[o.block])]
         if cited and cited[0].score >= best.score - BINDING_MARGIN:
-            return cited[0]
+            # ... unless another provision answers better on both counts (32(4) on staff acting on instructions,
+            # against the 15(1) a commentary on access cites)
+            better = [o for o in above if o.score > cited[0].score and o.support > cited[0].support]
+            return better[0] if better else cited[0]
         if _restates_one(best):  # it states what a provision the evidence lacks says: another provision is
             return best  # another point ("Under GDPR Art. 33(1) ... 72 hours" is not EHDS Art. 9(2)'s "without delay")
         # one point of a provision's list ("(e) a description of whether ... pseudonymised or anonymised") states

@@ -122,7 +122,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"\b(categories|conditions|exclusions|documents|rights|purposes|safeguards|obligations"
         r"|principles|tasks|illnesses|diseases|benefits)\?$"
         r"|\bwhat (\w+ )?(has|have|must|do|does|should|were|was|are|is) .{0,60}"
-        r"\b(contain|include|tell|say|go into|goes into|go in|put in|cover|set out|spell out|specify)\b"
+        r"\b(contain|include|tell|say(?! about)|go into|goes into|go in|put in|cover|set out|spell out|specify)\b"
         r"|\bwhat (has|have|needs?|must|should) (to )?(be|go) (in|into|included in|set out in)\b"
         # "what does it take into account?": the factors weighed
         r"|\bwhat (\w+ ){1,4}(take|takes|taken|taking) into (account|consideration)\b"
@@ -138,7 +138,7 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (
         "definition",
-        r"\b(what (is|are) (meant by|the meaning of)|what does .{1,60} (mean|oblige|require|provide|say|cover)\b"
+        r"\b(what (is|are) (meant by|the meaning of)|what does .{1,60} (mean|oblige|require|provide|say(?! about)|cover)\b"
         r"|meaning of|definition of|define|defined|(what|who) counts as"
         r"|what (is|are) (?!(they|we|you|i|he|she|it|there)\b)(an? |the )?[\w' -]{1,50}\?$"
         # "Who is a data controller?" asks what the term means; "Who is the controller for X?" asks who

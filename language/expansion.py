@@ -1013,6 +1013,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # people working for an organisation using data only as it says: acting under its authority, on its instructions
+    (
+        r"\b(only|just) (use|process|access|handle|open)\w* (\w+ ){0,4}(the way|as|how) (we'?ve|we have|we|they'?ve"
+        r" been|they are|they were|they'?re) (told|instructed|asked|authorised|allowed)\b"
+        r"|\b(on|following|under|within) (our|the controller'?s?|my|their employer'?s?) instructions\b",
+        "natural person acting under the authority of the controller who has access to personal data does not process"
+        " them except on instructions from the controller",
+    ),
     # a person wanting data kept that the organisation would delete: restriction instead of erasure
     (
         r"\b(make|get|ask|force) (them|the \w+|it) (to )?(keep|hold on to|retain|not (delete|destroy|erase|shred))\b"

@@ -73,6 +73,9 @@ from language.question import compared_terms
         ("When the regulator decides whether to fine us and how much, what does it take into account?", "list"),
         ("When a breach happens, how long do we have to report it?", "deadline"),
         ("If I claim, how much will I get?", "amount"),
+        # what a law says about something is an explanation; what a document must say, a list
+        ("What does the GDPR say about staff using data only as instructed?", "explanation"),
+        ("What does a breach notification have to say?", "list"),
     ],
 )
 def test_answer_types(question, answer_type):

@@ -763,6 +763,13 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 18(1)",
             "legal claims",
         ),
+        (  # staff using data only as told: 32(4); "What does the GDPR say about ..." asks no list and no definition,
+            # and a provision answering better goes before the one a commentary on access cites (was: 15(1) whole)
+            "Agency nurses on my ward can open our electronic patient record. What does the GDPR say about making "
+            "sure they only use patient data the way we've told them to?",
+            "GDPR Art. 32(4)",
+            "only on instructions from the controller",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
