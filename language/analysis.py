@@ -138,7 +138,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (
         "definition",
-        r"\b(what (is|are) (meant by|the meaning of)|what does .{1,60} (mean|oblige|require|provide|say(?! about)|cover)\b"
+        r"\b(what (is|are) (meant by|the meaning of)"
+        r"|what does .{1,60} (mean|oblige|require|provide|say(?! about)|cover)\b"
         r"|meaning of|definition of|define|defined|(what|who) counts as"
         r"|what (is|are) (?!(they|we|you|i|he|she|it|there)\b)(an? |the )?[\w' -]{1,50}\?$"
         # "Who is a data controller?" asks what the term means; "Who is the controller for X?" asks who
