@@ -234,6 +234,7 @@ class Option:
     # the case the question describes falls short of what the statement requires: a waiting period still running
     # for every illness or the kind asked, a minimum stay or size it does not reach ("about 18 hours" / "24 hours")
     short: bool = False
+    boilerplate: bool = False  # said alike in several documents ("Assessment: the DSPT is ..." of every standard)
 
 
 # points of another article a provision takes in: "... referred to in points (b), (c) and (d) of Article 33(3)"
@@ -520,7 +521,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         defining = analysis.answer_type == "definition" and defines_asked(question, statement.text)
         # a note saying what the text is, repeated in every principle, answers nothing, unless it defines the term asked
         score -= META_PENALTY if statement.label in META_LABELS and not (about_text or defining) else 0.0
-        score -= BOILERPLATE_PENALTY if _boilerplate(seen_in[statement.text]) and not defining else 0.0
+        boilerplate = _boilerplate(seen_in[statement.text]) and not defining
+        score -= BOILERPLATE_PENALTY if boilerplate else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
         if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date) and _CUES["definition"].search(
             statement.text
@@ -567,7 +569,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += BINDING_BONUS if block.authority == "binding" else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
-        out.append(Option(index, statement, support.score, score, cue, short))
+        out.append(Option(index, statement, support.score, score, cue, short, boilerplate))
     return out
 
 
@@ -1112,6 +1114,8 @@ def following(
         if option is lead or option.statement.heading or not same_provision or not near or option.support < needed:
             continue
         if option.statement.label in META_LABELS or (option.statement.marker and option.statement.lead_in):
+            continue
+        if option.boilerplate:  # what every document of its kind says tells nothing of this one
             continue
         table = block.metadata.get("section_key") == "table_of_benefits"
         if table and option.block in referred:  # of the table of benefits the lead names, only its own clause's line

@@ -801,6 +801,16 @@ def test_the_sentence_right_after_the_rule_follows_it_as_its_caveat(make_service
     assert "right to insert information" in record.answer and "clearly identifiable" in record.answer
 
 
+def test_a_statement_every_document_of_its_kind_says_does_not_follow_the_answer(make_services):
+    # "Assessment: the DSPT is the annual online self-assessment ..." opens the assessment note of all ten standards:
+    # it followed the standard and pushed out the note's own evidence items
+    question = "Does the NDG data security framework expect us to keep a list of our IT suppliers?"
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.citations[0].citation == "NDG Data Security Standard 10", record.answer
+    assert "knows which suppliers provide its IT systems" in record.answer
+    assert "annual online self-assessment" not in record.answer
+
+
 def test_another_paragraph_follows_a_one_part_answer_only_when_it_says_something_the_question_asks(make_services):
     # 7(1)'s point (p) answers; 33(1)'s "Member States may provide ... additional categories" was quoted after it
     services = make_services()
