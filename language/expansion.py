@@ -1015,8 +1015,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
     # working out who a person in a dataset is: re-identification
     (
-        r"\b(work|figure|find) out (which|who) (\w+ ){0,5}?(is|was|are|were)\b|\b(identify|recognise|recognize|single out"
-        r"|trace|unmask) (me|him|her|them|people|patients|individuals|who|which)\b|\bre-?identif\w*|\bde-?anonymi[sz]\w*",
+        r"\b(work|figure|find) out (which|who) (\w+ ){0,5}?(is|was|are|were)\b"
+        r"|\b(identify|recognise|recognize|single out|trace|unmask) (me|him|her|them|people|patients|individuals|who"
+        r"|which)\b|\bre-?identif\w*|\bde-?anonymi[sz]\w*",
         "re-identify re-identification",
     ),
     # people working for an organisation using data only as it says: acting under its authority, on its instructions
