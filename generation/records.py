@@ -214,12 +214,12 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
         fields = fields_asked(question)
         stated = demographic_answers(fields, blocks) if fields else []
         asked = _asked_items(question, blocks, _FIELD_WORDS)
-        named = _naming_sentences(asked, blocks)
-        if stated and named:
+        naming = _naming_sentences(asked, blocks)
+        if stated and naming:
             first_field = _first_said(question, [n for f in fields for n in FIELDS[f]])
-            return [*stated, *named] if first_field < _first_item_said(question, asked) else [*named, *stated]
-        if stated or named:
-            return stated or named
+            return [*stated, *naming] if first_field < _first_item_said(question, asked) else [*naming, *stated]
+        if stated or naming:
+            return stated or naming
     by_patient: dict[str, list[int]] = defaultdict(list)
     for index, block in enumerate(blocks):
         if block.authority == "record" and (not kinds or block.section in kinds):
