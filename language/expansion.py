@@ -1013,6 +1013,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # one assessment for the same processing run in several places (35(1): "One assessment may cover a set of ...")
+    (
+        r"\b(separate|individual|multiple|several|one|a single|each|two|three|four|five|\d+) (separate )?(dpias?"
+        r"|data protection impact assessments?|impact assessments?)\b",
+        "one assessment may cover a set of similar processing operations that present similar high risks",
+    ),
     # working out who a person in a dataset is: re-identification
     (
         r"\b(work|figure|find) out (which|who) (\w+ ){0,5}?(is|was|are|were)\b"

@@ -770,6 +770,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 32(4)",
             "only on instructions from the controller",
         ),
+        (  # a DPIA for each site: one assessment may cover similar operations (was: when a DPIA is needed)
+            "Do we need a separate DPIA for each hospital site?",
+            "GDPR Art. 35(1)",
+            "One assessment may cover a set of similar processing operations",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
