@@ -326,20 +326,23 @@ def unnamed_feature(
 ) -> str | None:
     """The benefit a policy question asks for by name when its wording never names it: "a premium discount for
     non-smokers" is not answered by the premium clause, nor "a no-claim bonus" by the refund paid when no claim
-    was made. The thing is named by its last word (the discount, the bonus), looked for in the clauses found and
-    then in the whole of their wordings (`mentioned(word, doc_ids)`); a plain word that stands for the wording's
+    was made, nor "an air ambulance" by the road ambulance. Each of its words is looked for in the clauses found
+    and then in the whole of their wordings (`mentioned(word, doc_ids)`); a plain word that stands for the wording's
     terms ("cap" for a limit) is the wording's."""
     feature = analysis.feature
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
     if not feature or not clauses or blocks[0].document_type != "policy_wording" or analysis.domain == "records":
         return None
-    head = feature.split()[-1]
-    said = set(words(head))
-    if not said or any(said & set(words(phrase)) for phrase, _ in bridges(question)):
-        return None
-    if any(said & set(words(f"{b.section} {b.text}")) for b in clauses):
-        return None
-    return None if mentioned(head, sorted({b.doc_id for b in clauses})) else feature
+    # every word of it: an "air ambulance" is not the road ambulance the wording names
+    for word in feature.split():
+        said = set(words(word))
+        if not said or any(said & set(words(phrase)) for phrase, _ in bridges(question)):
+            continue
+        if any(said & set(words(f"{b.section} {b.text}")) for b in clauses):
+            continue
+        if not mentioned(word, sorted({b.doc_id for b in clauses})):
+            return feature
+    return None
 
 
 def absent_from_wording(clauses: list[Evidence], found: str) -> str:

@@ -508,12 +508,13 @@ _FEATURE_END = (
     r"|per)\b|\s*[?,.;:!]|\s*$)"
 )
 _FEATURE_RE = re.compile(
-    r"\b(?:give[sn]?|offer(?:s|ed)?|provide[sd]?|include[sd]?|pays? for|covers?|get|receive|earn|have|has|there)"
-    rf"\s+(?:(?:me|us|you|him|her|them)\s+)?(?:a|an|any|some)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
+    r"\b(?:give[sn]?|offer(?:s|ed)?|provide[sd]?|include[sd]?|pays?(?: for)?|covers?|get|receive|earn|have|has|there)"
+    r"\s+(?:(?:me|us|you|him|her|them|(?:my|his|her|their|the) (?:family|wife|husband|children|kids|estate))\s+)?"
+    rf"(?:a|an|any|some)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
     rf"|^\W*(?:what|which|how much)\s+{_FEATURE_PHRASE}\s+(?:have|has|do|does|did|will|would|can|is|are)\b"
     rf"|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|my|our|their|its|(?:[a-z]+\s)?[a-z]+'s)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
     # "Does the rider cover dental treatment?", "Is dental treatment covered?"
-    r"|\b(?:rider|policy|plan|insurer|company|insurance|cover|it|they)\s+(?:covers?|pays? for|reimburses?)\s+"
+    r"|\b(?:rider|policy|plan|insurer|company|insurance|cover|it|they)\s+(?:covers?|pays? (?:for|towards)|reimburses?)\s+"
     rf"(?:(?:a|an|any|some|my|our|his|her|their|the)\s+)?{_FEATURE_PHRASE}{_FEATURE_END}"
     rf"|^\W*(?:is|are)\s+(?:(?:a|an|the|my|our)\s+)?{_FEATURE_PHRASE}\s+"
     r"(?:covered|excluded|included|payable|reimbursed|reimbursable)\b",
@@ -552,7 +553,8 @@ def feature_asked(question: str) -> str | None:
         return None  # "What do we have to ...", "What actually has to ...": no thing named
     while phrase and phrase[-1].lower() in _MEASURE_WORDS:
         phrase.pop()
-    if match and phrase and phrase[-1].lower() in _FRAME_WORDS:  # "is there a way to get a discount ...?"
+    # "is there a way to get a discount ...?", "is there any catch even after the wait?"
+    if match and any(word.lower() in _FRAME_WORDS for word in phrase):
         return feature_asked(sentence[match.end() :])
     if all(word.lower() in _QUALIFYING_WORDS for word in phrase):
         return None

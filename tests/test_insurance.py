@@ -1575,3 +1575,15 @@ def test_antenatal_scans_are_asked_against_the_wording_s_pre_natal_expenses(make
     )
     assert out.status == "answered" and "pre-natal" in out.answer.split("[Source")[0], out.answer
     assert out.citations[0].citation.startswith(INDIVIDUAL)
+
+
+def test_a_benefit_named_with_a_word_no_clause_has_is_absent_even_when_its_last_word_is_there(make_services):
+    """ "the air ambulance": the wording covers a road ambulance only; "ambulance" alone found the road ambulance
+    clause and quoted its Rs. 3,000 as if it answered. Every word of the benefit named is looked for."""
+    out = run_graph(
+        "My father lives in a remote hill town. If he has to be airlifted to a city hospital, how much will my "
+        "company's CareShield rider pay towards the air ambulance?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "refused" and "air ambulance" in out.status_detail, out.answer
