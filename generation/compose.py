@@ -358,7 +358,10 @@ _CLASSIFIED_AS_RE = re.compile(
     r"\b(?:is|are|does|do|would|will|could) (?:that|this|it|these|they|those|he|she) (?:still |really |actually )?"
     r"(?:count as |amount to |constitute |qualify as |be |be considered |be classed as |be treated as "
     r"|make (?:it|them|us|him|her|me) )?"
-    r"(?:an? |the )?(?P<term>[\w-]+(?: [\w-]+){0,2})\?\s*$",
+    r"(?:an? |the )?(?P<term>[\w-]+(?: [\w-]+){0,2}?)"
+    # "Is that profiling in GDPR terms?", "... under the EHDS?": the law it is asked under is no part of the term
+    r"(?: (?:in|under|for|by) (?:the )?(?:uk )?(?:gdpr|ehds|law|legal|data protection)(?: terms| purposes| law)?)?"
+    r"\?\s*$",
     re.I,
 )
 

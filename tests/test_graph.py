@@ -775,6 +775,13 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 35(1)",
             "One assessment may cover a set of similar processing operations",
         ),
+        (  # "Is that profiling in GDPR terms?": the law it is asked under is no part of the term; the definition
+            # decides (was: 22(1) on decisions based on profiling)
+            "Our outpatient system gives every patient a score for how likely they are to miss their next "
+            "appointment, based on their attendance history. Is that profiling in GDPR terms?",
+            "GDPR Art. 4(4)",
+            "any form of automated processing",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
