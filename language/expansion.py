@@ -1013,6 +1013,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # how information for people must be written: clear and plain language, a child's own reading level (12(1))
+    (
+        r"\b(worded|wording|written|phrased|language|plain english|easy to (read|understand)|simple (words|terms)"
+        r"|jargon|readable)\b(?=.{0,80}\b(privacy|notice|information|leaflet|letter|form|app|children|kids)\b)"
+        r"|\b(privacy (information|notice|policy)|notice|leaflet)\b.{0,80}\b(worded|wording|written|phrased|language"
+        r"|easy to (read|understand)|jargon|readable)\b",
+        "concise, transparent, intelligible and easily accessible form, using clear and plain language",
+    ),
     # one assessment for the same processing run in several places (35(1): "One assessment may cover a set of ...")
     (
         r"\b(separate|individual|multiple|several|one|a single|each|two|three|four|five|\d+) (separate )?(dpias?"

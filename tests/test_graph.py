@@ -782,6 +782,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 4(4)",
             "any form of automated processing",
         ),
+        (  # how information must be worded: clear and plain language, for a child in particular (12(1))
+            "How should a privacy notice for children be worded?",
+            "GDPR Art. 12(1)",
+            "clear and plain language",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
