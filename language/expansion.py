@@ -1013,6 +1013,15 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # patient data over channels not made for them: how confidential data must be handled and sent
+    (
+        r"\b(whatsapp|signal|telegram|messaging apps?|text messages?|texts?|sms|personal (phones?|mobiles?|e-?mails?"
+        r"|devices?|laptops?|accounts?)|own (phones?|mobiles?|devices?)|gmail|hotmail|usb sticks?|memory sticks?)\b"
+        r"(?=.{0,160}\b(patients?|records?|photos?|images?|results?|data|notes|clinical)\b)"
+        r"|\b(patients?|records?|photos?|images?|results?|data|notes|clinical)\b.{0,160}\b(whatsapp|messaging apps?"
+        r"|personal (phones?|mobiles?|e-?mails?|devices?|accounts?)|own (phones?|mobiles?|devices?)|gmail|hotmail)\b",
+        "personal confidential data is handled, stored and transmitted securely",
+    ),
     # how information for people must be written: clear and plain language, a child's own reading level (12(1))
     (
         r"\b(worded|wording|written|phrased|language|plain english|easy to (read|understand)|simple (words|terms)"

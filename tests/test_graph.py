@@ -787,6 +787,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 12(1)",
             "clear and plain language",
         ),
+        (  # patient photos over a personal messaging app: how confidential data must be handled and sent
+            "Can doctors share patient photos on WhatsApp?",
+            "NDG Data Security Standard 1",
+            "transmitted securely",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
