@@ -131,7 +131,8 @@ _RULES: list[tuple[AnswerType, str]] = [
     (
         "amount",  # "how much of the patient's history should I include?" asks how much to share, not a sum
         r"\b(how much(?! (of (the|a|my|his|her|their|our) )?([\w-]+'?s? )?(information|data|details?|history|notes"
-        r"|records?)\b)|how big|how high|how many|maximum|minimum|limit|cap|ceiling|fines?|fees?|charge[ds]?"
+        r"|records?)\b)|how big|how high|how many|maximum|(?<!at a )(?<!as a )minimum|limit|cap|ceiling|fines?|fees?"
+        r"|charge[ds]?"
         # "are those costs covered?" asks whether, not how much
         r"|costs?(?! (be |are |is |get |were )?(covered|paid|reimbursed|included|payable))"
         r"|price|percentage|per ?cent|%|amount|sum insured|co-?pay\w*|sub-?limits?|room rent)\b",

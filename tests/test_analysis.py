@@ -76,6 +76,9 @@ from language.question import compared_terms
         # what a law says about something is an explanation; what a document must say, a list
         ("What does the GDPR say about staff using data only as instructed?", "explanation"),
         ("What does a breach notification have to say?", "list"),
+        # "at a minimum" means at least: it asks no amount
+        ("At a minimum, what does the access body have to publish?", "explanation"),
+        ("What is the minimum age for consent?", "amount"),
     ],
 )
 def test_answer_types(question, answer_type):
