@@ -172,6 +172,7 @@ _DATE_QUESTION_RE = re.compile(
     r"|^\W*when (did|was|were)\b",  # "When did the DSPT replace the IG Toolkit?"
     re.I,
 )
+_AND_WHEN_RE = re.compile(r"\b(and|or),? (by )?when\s*\?\s*$", re.I)  # "Will the EU set them, and by when?"
 _APPLIES_RE = re.compile(
     r"\b(appl(y|ies|ied|ication)|in force|takes? effect|enter(s|ed)? into force|start(s|ed)?|begins?|began)\b", re.I
 )
@@ -281,7 +282,8 @@ def _cue(
         )
         return listing and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
-        return bool(yes_no_opener(question, text))
+        # ... or, asked "and by when?" after it, the date it happens by
+        return bool(yes_no_opener(question, text)) or bool(_AND_WHEN_RE.search(question) and _DATE_RE.search(text))
     if _DATE_QUESTION_RE.search(question):
         # "When does the EHDS start applying?": the date it applies from, not the date it was published
         return states_kind_asked(question, analysis, text)

@@ -792,6 +792,13 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "NDG Data Security Standard 1",
             "transmitted securely",
         ),
+        (  # "..., and by when?" after a yes/no: the statement giving the date answers both (was: a task of the
+            # access bodies with no date)
+            "Is the EU going to lay down technical and security requirements for secure processing environments, "
+            "and by when?",
+            "EHDS Art. 73(5)",
+            "By 26 March 2027",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
