@@ -78,6 +78,9 @@ LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points
 SHORT_BONUS = 0.3  # a waiting period longer than the cover has run, a minimum the case does not reach
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
 BINDING_BONUS = 0.08
+QUOTED_BONUS = 0.2  # the statement says, word for word, what the question quotes ("says 'substantial public interest'")
+# a phrase the question puts in quotes (not the apostrophes of "don't" or "patient's")
+_QUOTED_RE = re.compile(r"(?:(?<=\s)|^)['‘\"“](\w[^'’\"”]{2,60}\w)['’\"”](?=[\s,.;:?!)]|$)")
 # The EHDS governs electronic health records, their exchange and secondary use; the GDPR governs all processing.
 # Asked about patient data in general, a GDPR provision answers before an EHDS one that shares the words.
 SPECIAL_LAW_PENALTY = 0.1
@@ -514,6 +517,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     waited_for = f"{question} {' '.join(expansion_terms(question))}"
     stated = stated_quantities(question)
     terms = content_terms(question)
+    quoted = [q.lower() for q in _QUOTED_RE.findall(question)]
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
@@ -572,6 +576,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             SET_ASIDE_PENALTY if set_aside and set_aside <= set(words(f"{statement.text} {_heading(block)}")) else 0.0
         )
         score += BINDING_BONUS if block.authority == "binding" else 0.0
+        score += QUOTED_BONUS if any(q in statement.text.lower() for q in quoted) else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
         out.append(Option(index, statement, support.score, score, cue, short, boilerplate))

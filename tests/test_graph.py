@@ -799,6 +799,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 73(5)",
             "By 26 March 2027",
         ),
+        (  # a phrase the question quotes is found word for word: 9(2)(g), not 9(2)(i)'s public health
+            "Our ministry says 'substantial public interest' covers a new national register. What does the GDPR "
+            "require before that exception can be used?",
+            "GDPR Art. 9(2)(g)",
+            "proportionate to the aim pursued",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
