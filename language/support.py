@@ -29,6 +29,7 @@ class ScoredSentence:
 
 
 REFERENCE_BONUS = 0.3
+_INSTRUMENT_NAME_WORDS = frozenset(words("General Data Protection Regulation European Health Data Space"))
 TITLE_WEIGHT = 0.5  # a word only the passage's title holds, against one the sentence says
 NEUTRAL_SUPPORT = 0.5  # a question that only names its provision: every sentence of it supports alike
 
@@ -50,7 +51,10 @@ def score_sentences(
     about (`naming`: "Caldicott", "Principle") pick the passage, not the sentence within it: they do not count.
     A sentence is read under its passage's title (`titles`): "a report is made to senior management" under
     "Responding to incidents" covers "incidents"."""
-    asked = content_terms(question) | set(words(" ".join(expansion_terms(question))))
+    own = content_terms(question)
+    # the words an acronym's expansion spells out for the law's own name ("EHDS": "European Health Data Space") name
+    # the law, which picks passages, not sentences: a sentence spelling the name out says nothing asked
+    asked = own | (set(words(" ".join(expansion_terms(question)))) - (_INSTRUMENT_NAME_WORDS - own))
     wanted = asked - (naming or set())
     only_named = bool(asked) and not wanted  # "What does Caldicott Principle 2 say?": the passage's main rule
     numbers = named_numbers(question)

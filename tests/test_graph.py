@@ -846,6 +846,15 @@ def test_a_statement_every_document_of_its_kind_says_does_not_follow_the_answer(
     assert "annual online self-assessment" not in record.answer
 
 
+def test_a_sentence_spelling_out_the_law_s_name_says_nothing_the_question_asks(make_services):
+    # "EHDS" expanded to "European Health Data Space" made the commentary's "Regulation (EU) 2025/327 on the European
+    # Health Data Space (EHDS) was published on 5 March 2025" lead a question on a data permit
+    question = "We need one more variable that isn't covered by our EHDS data permit. What do we do?"
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.status == "answered" and "published on 5 March 2025" not in record.answer, record.answer
+    assert record.citations[0].citation.startswith("EHDS Art. 68"), record.answer
+
+
 def test_another_paragraph_follows_a_one_part_answer_only_when_it_says_something_the_question_asks(make_services):
     # 7(1)'s point (p) answers; 33(1)'s "Member States may provide ... additional categories" was quoted after it
     services = make_services()
