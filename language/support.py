@@ -29,7 +29,7 @@ class ScoredSentence:
 
 
 REFERENCE_BONUS = 0.3
-_INSTRUMENT_NAME_WORDS = frozenset(words("General Data Protection Regulation European Health Data Space"))
+INSTRUMENT_NAMES = frozenset({"General Data Protection Regulation", "European Health Data Space"})
 TITLE_WEIGHT = 0.5  # a word only the passage's title holds, against one the sentence says
 NEUTRAL_SUPPORT = 0.5  # a question that only names its provision: every sentence of it supports alike
 
@@ -51,10 +51,14 @@ def score_sentences(
     about (`naming`: "Caldicott", "Principle") pick the passage, not the sentence within it: they do not count.
     A sentence is read under its passage's title (`titles`): "a report is made to senior management" under
     "Responding to incidents" covers "incidents"."""
+    # the law's own name an acronym spells out ("EHDS": "European Health Data Space") picks passages, not sentences:
+    # a sentence spelling the name out says nothing asked (unless the question asks little else: "What does Article
+    # 46(2)(c) GDPR provide?")
     own = content_terms(question)
-    # the words an acronym's expansion spells out for the law's own name ("EHDS": "European Health Data Space") name
-    # the law, which picks passages, not sentences: a sentence spelling the name out says nothing asked
-    asked = own | (set(words(" ".join(expansion_terms(question)))) - (_INSTRUMENT_NAME_WORDS - own))
+    expanded = expansion_terms(question)
+    if len(own - (naming or set())) > 1:
+        expanded = [terms for terms in expanded if terms not in INSTRUMENT_NAMES]
+    asked = own | set(words(" ".join(expanded)))
     wanted = asked - (naming or set())
     only_named = bool(asked) and not wanted  # "What does Caldicott Principle 2 say?": the passage's main rule
     numbers = named_numbers(question)
