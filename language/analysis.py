@@ -251,7 +251,9 @@ _COVER_RE = re.compile(
 )
 _RUNNING_THE_POLICY_RE = re.compile(
     r"\b(cancel\w*|renew\w*|premiums?|grace|free look|refund\w*|complain\w*|grievance|ombudsman|documents?"
-    r"|migrat\w*|port\w*|disclos\w*|fraud|settle\w*|cashless|tpa|interest|how (long|quickly|soon)|when)\b",
+    r"|migrat\w*|port\w*|disclos\w*|fraud|settle\w*|cashless|tpa|interest|how (long|quickly|soon)|when"
+    # whom a claim is paid to: the settlement clause, not what is covered
+    r"|(paid|payable) to (me|her|him|them|us|my|his|their|the \w+)|to whom)\b",
     re.I,
 )
 _VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)

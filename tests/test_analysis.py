@@ -148,6 +148,8 @@ def test_scope_named_in_the_question():
     assert analyse("Is a night's stay covered on our employer's health plan?").variant == "group"
     assert analyse("Is a night's stay covered on my own CareShield rider?").variant == "individual"
     assert analyse("How long do I have to report a data breach?").domain is None
+    # whom a claim is paid to is the settlement of claims, not what the wording covers
+    assert not analyse("I paid the bill myself. Will the reimbursement be paid to me or to my daughter?").about_cover
     # a named instrument decides: insurance words in a question about the law do not make it a policy question
     ehds = "Can health data be used under the EHDS to make decisions like raising someone's insurance premium?"
     assert analyse(ehds).domain == "governance"
