@@ -1467,25 +1467,35 @@ _SUM_RE = re.compile(
 )
 
 
-def _states_a_sum(question: str, options: list[Option], blocks: list[Evidence]) -> bool:
-    """Asked for a sum of money, an answer needs a statement giving one, of what was asked ("the premium" needs a
-    premium stated, not the sums insured): when none of the evidence does ("how much compensation can I get?",
-    "the maximum fine for a researcher" answered with a three-month period), a statement about the subject is not
-    an answer, and the honest one is that the sources do not say."""
+_PENALTY_OR_AWARD_RE = re.compile(r"\b(fin(e|es|ed|ing)|penalt(y|ies)|compensation|damages|award\w*)\b", re.I)
+
+
+def _states_sum_asked(question: str, text: str) -> bool:
+    """The text gives a sum of money, of what was asked ("the premium" needs a premium stated, not the sums
+    insured), or says there is none to pay."""
+    stated = _SUM_RE.search(text)
+    if stated is None:
+        return False
     asked = {w for m in _NAMED_SUM_RE.finditer(question) for w in words(m[0])}
+    # "free of charge" answers what something costs, never how large a fine or compensation is
+    nothing_to_pay = stated[0].lower() in _NOTHING_TO_PAY and not _PENALTY_OR_AWARD_RE.search(question)
+    return not asked or bool(asked & set(words(text))) or nothing_to_pay
 
-    def states_it(text: str) -> bool:
-        stated = _SUM_RE.search(text)
-        if stated is None:
-            return False
-        return not asked or bool(asked & set(words(text))) or stated[0].lower() in _NOTHING_TO_PAY
 
-    return any(o.support >= MIN_SUPPORT and states_it(_cue_text(o.statement, blocks[o.block])) for o in options)
+def _states_a_sum(question: str, options: list[Option], blocks: list[Evidence]) -> bool:
+    """Asked for a sum of money, an answer needs a statement giving one (see _states_sum_asked): when none of the
+    evidence does ("how much compensation can I get?", "the maximum fine for a researcher" answered with a
+    three-month period), a statement about the subject is not an answer, and the honest one is that the sources do
+    not say."""
+    return any(
+        o.support >= MIN_SUPPORT and _states_sum_asked(question, _cue_text(o.statement, blocks[o.block]))
+        for o in options
+    )
 
 
 _NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
 # sums of a kind of their own, which another sum does not state (a cost or a charge is what is paid for something)
-_NAMED_SUM_RE = re.compile(r"\b(compensation|fines?|fees?|premiums?)\b", re.I)
+_NAMED_SUM_RE = re.compile(r"\b(compensation|fin(?:e|es|ed)|fees?|premiums?)\b", re.I)
 
 
 # "This principle was added in ...": a statement naming its own provision by a demonstrative
@@ -2007,4 +2017,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         ):
             text = f"{name}: {text}"
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
-    return " ".join(sentences)
+    answer = " ".join(sentences)
+    if analysis.answer_type == "amount" and _MONEY_QUESTION_RE.search(question):
+        # asked how much, an answer stating no sum of what was asked is no answer (the evidence's sums are another's)
+        if not any(_states_sum_asked(question, s) for s in sentences):
+            return REFUSAL
+    return answer

@@ -109,6 +109,16 @@ def test_nonexistent_article_is_refused(make_services):
     assert "no source carries the reference" in " ".join(out.trace)
 
 
+def test_asked_how_large_a_fine_is_an_answer_stating_no_fine_is_refused(make_services):
+    # the EHDS penalties are not in the corpus: a commentary sentence saying access is "free of charge" was the answer
+    question = "If a researcher breaks the conditions of an EHDS data permit, how much can they be fined?"
+    out = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert out.status == "refused", out.answer
+    # ... while a fine the sources state is answered
+    out = run_graph("What is the maximum GDPR fine for breaching patients' rights?", make_services(), allow_web=False)
+    assert out.status == "answered" and "20 000 000 EUR" in out.answer, out.answer
+
+
 def test_web_search_can_be_disabled_per_run(make_services):
     out = run_graph("What is the HIPAA breach notification deadline?", make_services(), allow_web=False)
     assert [a.model_dump() for a in out.web_attempts] == [
