@@ -815,6 +815,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 9(2)(g)",
             "proportionate to the aim pursued",
         ),
+        (  # how long a hospital may keep records: storage limitation (was: an EHDS commentary on three months)
+            "How long can a hospital keep my records?",
+            "GDPR Art. 5(1)",
+            "no longer than is necessary",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
