@@ -578,8 +578,8 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\bhow long (can|may|should|must|do|does|are|is|will) (we|i|they|you|(a |the |my |our |your )?(hospitals?|gps?"
         r"|trusts?|practices?|clinics?|surger(y|ies)|doctors?|nhs|dentists?|providers?)) (\w+ ){0,2}"
         r"(keep|retain|store|hold|allowed to keep)\b|\bretention\b|\bkept for how long\b"
-        r"|\bhow long (are|is|will|do|does) (my|our|the|their|his|her|patients'?|patient) (\w+ ){0,2}(records?|data|notes"
-        r"|files?|information)( be)? (kept|retained|stored|held)\b",
+        r"|\bhow long (are|is|will|do|does) (my|our|the|their|his|her|patients'?|patient) (\w+ ){0,2}"
+        r"(records?|data|notes|files?|information)( be)? (kept|retained|stored|held)\b",
         "storage limitation kept no longer than is necessary",
     ),
     (
