@@ -149,10 +149,13 @@ def _same_party(question: str, text: str, match: re.Match[str]) -> bool:
     subject, party = _party_words(before), _asked_party(question)
     if party in _THING_PRONOUNS:  # the thing the scene named: the statement's own pronoun for it
         return bool(subject & _THING_PRONOUNS)
+    if party in _FIRST_PERSON and _tells_the_asker(question) and subject & _PARTY_KINDS[1]:
+        return True  # "Do I need to tell patients ...?": one who tells patients acts for the controller
     return any(subject & kind and party in kind for kind in _PARTY_KINDS)
 
 
 _ALL_PARTIES = frozenset().union(*_PARTY_KINDS)
+_FIRST_PERSON = frozenset(("i", "me", "myself"))
 _PAYING = frozenset(words("pay reimburse indemnify cover"))
 # "If a patient agreed to something, can they ...?": the asking clause follows the condition
 _CONDITION_FIRST_RE = re.compile(

@@ -344,6 +344,13 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     nurse = "I'm a nurse. Can I look up my neighbour's hospital record out of curiosity if I have system access?"
     assert yes_no_opener(nurse, access) == ""
     assert yes_no_opener("Can I access my own health record?", access) == "Yes: "
+    # "I" who tells patients acts for the controller: the controller's duty answers ("Do I need to tell patients?")
+    communicate = (
+        "Where a personal data breach is likely to result in a high risk to the rights and freedoms of natural "
+        "persons, the controller must communicate the personal data breach to the data subject without undue delay."
+    )
+    assert yes_no_opener("Do I need to tell patients about a data breach?", communicate).startswith("Yes")
+    assert yes_no_opener("Can I see my record?", communicate) == ""
     # a grant limited by a fronted scope is a conditional yes: the first copy is free
     further = "For any further copies requested by the data subject, the controller may charge a reasonable fee."
     charge = "Can the hospital charge me for a copy of my notes?"
