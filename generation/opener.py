@@ -124,6 +124,42 @@ def _subject(before_modal: str) -> str:
     return clauses[-1] if clauses else ""
 
 
+# a rule for the cases its points list ("must in any case designate a DPO where: (a) ...", "is required in
+# particular in the case of: (a) ..."): yes only in those cases
+_CASES_LISTED_RE = re.compile(
+    r"\b(where|when|if|in the case of|in (the following|these|any of the following) cases)\s*:\s*\(", re.I
+)
+_NEED_A_RE = re.compile(
+    r"\bneeds? (?:an?|any|some|the|our own|its own|their own|to have an?) ([\w' -]{2,60}?)"
+    r"(?:\?|$| for| to| before| if| when| in| under| at)",
+    re.I,
+)
+_QUALIFIED_THING_RE = re.compile(r"\b(separate|each|every|another|second|extra|additional|further|new|own)\b", re.I)
+THING_WORDS_NEAR = 8  # the thing needed is named this close after the duty's verb
+
+
+def _thing_needed(question: str) -> frozenset[str]:
+    """The words of what a "Do we need a ...?" question needs, with the law's terms for them ("DPO": data
+    protection officer)."""
+    found = _NEED_A_RE.search(question_sentence(question))
+    if not found:
+        return frozenset()
+    thing = found.group(1)
+    if _QUALIFIED_THING_RE.search(thing):  # "a separate DPIA for each site" asks about the separate one
+        return frozenset()
+    legal = [terms for phrase, terms in bridges(question) if set(words(phrase)) & set(words(thing))]
+    return frozenset(words(" ".join([thing, *legal])))
+
+
+def _duty_on_the_thing(needed: frozenset[str], match: re.Match[str], text: str) -> bool:
+    """A duty ("must", "shall") whose next words name the thing needed: "must in any case designate a data
+    protection officer where ..." for "Do we need a DPO?"."""
+    if not needed or match.group(1).lower() not in ("must", "shall") or match.group(2):
+        return False
+    following = set(words(" ".join(text[match.end() :].split()[:THING_WORDS_NEAR])))
+    return len(needed & following) >= min(2, len(needed))
+
+
 def _needed_thing(act: str, match: re.Match[str]) -> bool:
     """Asked whether something is needed, a statement that it "is (not) required" rules on the thing itself,
     whoever the question's party is ("Do we need a permit?" / "No specific authorisation is required")."""
@@ -355,20 +391,26 @@ def yes_no_opener(question: str, text: str) -> str:
     listed = bool(_POINT_AFTER_LEAD_IN_RE.search(text))  # the cases it rules on are listed: one must be the asked
     # the case is the point's own words, not its lead-in's (every point of "applies where ... related to:" shares it)
     case = _POINT_AFTER_LEAD_IN_RE.split(text)[-1] if listed else text
-    text = _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
+    original, text = text, _POINT_AFTER_LEAD_IN_RE.sub(": ", text)
     to_person = _tells_the_asker(question)
     condition = _LEADING_CONDITION_RE.match(text)
     main_from = condition.end() if condition else 0  # "Where personal data are processed ..., the data subject has"
     acts = []  # (where the question says the act, the statement's modal and act)
+    needed = _thing_needed(question) if act == "need" else frozenset()
+    thing_duty = False  # a duty naming the thing needed rules on it whatever cases its points list
     for match in [*_MODAL_VERB_RE.finditer(text), *_RIGHT_TO_RE.finditer(text), *_APPLIES_RE.finditer(text)]:
         # "shall not be obliged to maintain, acquire or process": each verb of the series is governed
         series = [*_governed_verb(match), *_coordinated(text[match.end() :])]
         verb = [v for v in series if v == act or v in in_law][:1] or series[:1]
+        # "Do we need a DPO?": a duty whose object is the thing needed ("must in any case designate a data
+        # protection officer where") rules on needing it
+        duty_on_thing = act == "need" and _duty_on_the_thing(needed, match, text)
+        verb = [act] if duty_on_thing else verb
         if (
             verb
             and match.start() >= main_from  # the condition's verb is not the act the statement rules on
             and not _IN_A_SUBORDINATE_RE.search(text[: match.start()])  # "... until a professional is able to ..."
-            and match.group(4).lower() not in _NOT_VERBS
+            and (match.group(4).lower() not in _NOT_VERBS or duty_on_thing)  # "must in any case designate"
             and (verb[0] in asked or verb[0] in in_law)
             # the act asked about, not another word of it; with no act in the asking sentence ("Is that real
             # consent?"), only the law's verb of one of its plain phrases, never any verb of its preamble
@@ -382,17 +424,18 @@ def yes_no_opener(question: str, text: str) -> str:
         ):
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))
+            thing_duty = thing_duty or duty_on_thing
         elif verb and verb[0] in _PROHIBITING and act and {act, *in_law} & set(words(text[: match.start()])):
             # "seeking access to and processing electronic health data ... is prohibited for the following uses":
             # the act asked about ("get hold of") is the subject the prohibition denies, whoever does it
             acts.append((asked.index(act) if act in asked else len(asked), match))
     # a statement listing the cases it rules on, or on where a law applies, must name the case asked about
-    if not acts or ((listed or act in _APPLYING) and not _says_what_is_asked(question, case, act)):
+    if not acts or ((listed or act in _APPLYING) and not thing_duty and not _says_what_is_asked(question, case, act)):
         return ""
     # the question's main act comes first: "Can my insurer refuse to renew ...?" asks about refusing, which
     # "shall not refuse renewal" answers and "is renewable" does not
     match = min(acts, key=lambda act: act[0])[1]
-    governed = _governed_verb(match)[0]
+    governed = next(iter(_governed_verb(match)), "")  # "must in any case designate": no verb right after it
     if _ONLY_RE.match(text[match.end() :]):
         return ""
     negative = (
@@ -402,7 +445,7 @@ def yes_no_opener(question: str, text: str) -> str:
         or bool(_NEGATIVE_RE.search(match.group(0)))
         or bool(_NEGATING_SUBJECT_RE.match(_subject(text[: match.start()])))
     )
-    if _CONDITION_RE.search(text):
+    if _CONDITION_RE.search(text) or _CASES_LISTED_RE.search(original):
         return ONLY_SOME if negative else "Yes, subject to conditions: "
     return "No: " if negative else "Yes: "
 

@@ -351,6 +351,13 @@ def test_yes_or_no_only_for_the_party_asked_about_and_never_from_an_adverb():
     )
     assert yes_no_opener("Do I need to tell patients about a data breach?", communicate).startswith("Yes")
     assert yes_no_opener("Can I see my record?", communicate) == ""
+    # a duty whose object is the thing needed rules on needing it, only in the cases it lists
+    designate = (
+        "The controller and the processor must in any case designate a data protection officer where: (a) a public "
+        "authority or body carries out the processing."
+    )
+    assert yes_no_opener("Do we need a DPO?", designate) == "Yes, subject to conditions: "
+    assert yes_no_opener("Do we need a separate DPO for each site?", designate) == ""
     # a grant limited by a fronted scope is a conditional yes: the first copy is free
     further = "For any further copies requested by the data subject, the controller may charge a reasonable fee."
     charge = "Can the hospital charge me for a copy of my notes?"
