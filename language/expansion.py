@@ -1016,6 +1016,39 @@ EXPANSIONS: list[tuple[str, str]] = [
         "prohibited uses",
     ),
     (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    # software or systems no longer supported by their makers: unsupported systems (NDG standard 8)
+    (
+        r"\b(no longer|not|never) (gets?|getting|receiv\w*|being) (\w+ )?(updates|updated|patch\w*|support\w*)\b"
+        r"|\bout[- ]of[- ]date (software|browsers?|operating systems?|windows|systems?|machines|pcs|computers)\b"
+        r"|\b(old|outdated|legacy) (web )?(browsers?|operating systems?|windows|software)\b|\bend[- ]of[- ]life\b"
+        r"|\bunsupported\b",
+        "unsupported operating systems, software or internet browsers",
+    ),
+    # the number or address to contact an insurer on: its helpline, for a grievance or a claim
+    (
+        r"\b(what|which) (phone |telephone )?(number|helpline|email( address)?|address)\b.{0,40}\b(ring|call|phone"
+        r"|contact|complain\w*|email|write)\b|\b(ring|call|phone) (them|the insurer|the company|asterisk)\b",
+        "contact the Company helpline email address",
+    ),
+    # a processor helping with people's requests to exercise their rights (28(3)(e))
+    (
+        r"\b(suppliers?|processors?|vendors?|contractors?|providers?|companies)\b.{0,40}\b(help|assist|support)\w*\b"
+        r".{0,60}\b(requests?|rights|sars?|subject access)\b",
+        "processor assists the controller for the fulfilment of the controller's obligation to respond to requests"
+        " for exercising the data subject's rights",
+    ),
+    # data reused for research, against the purpose they were collected for: not incompatible (5(1)(b))
+    (
+        r"\b(reus\w*|re-us\w*|further use|use (it|them|the data|patient data) again)\b"
+        r"(?=.{0,120}\b(research|stud(y|ies)|statistic\w*|archiv\w*)\b)(?=.{0,160}\bpurposes?\b)",
+        "further processing for scientific research purposes not considered to be incompatible with the initial"
+        " purposes",
+    ),
+    # how long a person's own data will be kept, asked of the organisation: the right of access tells them
+    (
+        r"\b(ask|find out|know|be told|tell me)\b.{0,30}\bhow long\b.{0,40}\b(keep|kept|retain|store|hold)\w*",
+        "right of access envisaged period for which the personal data will be stored",
+    ),
     # patient data over channels not made for them: how confidential data must be handled and sent
     (
         r"\b(whatsapp|signal|telegram|messaging apps?|text messages?|texts?|sms|personal (phones?|mobiles?|e-?mails?"
@@ -1144,8 +1177,12 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\bwho('s| has| have| had)?( been)? (looked|looking|accessed|accessing|seen|viewed|viewing|opened|opening)\b"
-        r"|\baccess (logs?|history)\b",
-        "information on the healthcare providers and health professionals that have accessed their data",
+        r"|\baccess (logs?|history)\b"
+        # "will it show when and what they looked at?"
+        r"|\b(when|what|which (parts?|bits?|data|records?))\b( and (when|what|which))? (they|he|she|the \w+|someone)"
+        r" (looked at|looks at|accessed|opened|viewed|saw|read)\b",
+        "information on the healthcare providers and health professionals that have accessed their data date and time"
+        " of access",
     ),
     (r"\b(nhs trusts?|public bod(y|ies)|public sector|council|government department)\b", "public authorities"),
     (r"\b(hold back|withhold|keep back|refuse to (give|show))\b", "restriction of rights exemption"),

@@ -820,6 +820,21 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 5(1)",
             "no longer than is necessary",
         ),
+        (  # software its maker no longer updates is an unsupported system (was refused)
+            "Some ward PCs still run an old web browser that no longer gets updates. Is that acceptable?",
+            "NDG Data Security Standard 8",
+            "No unsupported operating systems, software or internet browsers",
+        ),
+        (  # asking how long one's own data will be kept: the right of access says the envisaged period
+            "Can I ask my hospital how long they're planning to keep my records?",
+            "GDPR Art. 15(1)",
+            "the envisaged period for which the personal data will be stored",
+        ),
+        (  # reuse for research against the original purpose: not incompatible (purpose limitation)
+            "Is reusing hospital patient data for research treated as going against the purpose it was collected for?",
+            "GDPR Art. 5(1)",
+            "is not to be regarded as incompatible",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
