@@ -1049,6 +1049,18 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(ask|find out|know|be told|tell me)\b.{0,30}\bhow long\b.{0,40}\b(keep|kept|retain|store|hold)\w*",
         "right of access envisaged period for which the personal data will be stored",
     ),
+    # a patient's wish to donate organs after death: the post-mortem donor status a record carries
+    (
+        r"\borgan donat\w*|\borgan donors?\b|\bdonat\w* (my|their|his|her|the) organs\b"
+        r"|\bdonor (card|status|register)\b",
+        "post-mortem donor status cadavericDonor",
+    ),
+    # insurance claims made available under the EHDS: administrative data on reimbursement claims
+    (
+        r"\b(insurance )?claims?( data| records| history)?\b(?=.{0,80}\b(research|secondary use|ehds|health data"
+        r" space|eu health data rules|data (access|permit))\b)",
+        "healthcare-related administrative data including reimbursement claims",
+    ),
     # patient data over channels not made for them: how confidential data must be handled and sent
     (
         r"\b(whatsapp|signal|telegram|messaging apps?|text messages?|texts?|sms|personal (phones?|mobiles?|e-?mails?"

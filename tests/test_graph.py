@@ -835,6 +835,16 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 5(1)",
             "is not to be regarded as incompatible",
         ),
+        (  # organ donation after death: the profile's post-mortem donor status extension
+            "Where do we record that a patient agreed to organ donation after death in UK Core Patient?",
+            "FHIR UK Core UKCore-Patient",
+            "cadavericDonor",
+        ),
+        (  # insurance claims for research under the EHDS: administrative data on reimbursement claims
+            "Could my health insurance claims be used for research under the EU health data rules?",
+            "EHDS Art. 51(1)",
+            "reimbursement claims",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
