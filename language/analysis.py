@@ -291,9 +291,9 @@ def variants_named(question: str) -> set[str]:
 # Medical advice: a person asking what to take, stop or do for their own body. The treatment object is what
 # makes it advice; a question about records, data, access or consent is about rights, not treatment.
 _ADVICE_ACTION_RE = re.compile(
-    r"\b(should|can|could|may|must|do) (i|he|she|my \w+|pat-\d+) (still )?(take|stop taking|stop|start"
-    r"|increase|reduce|double|skip|keep taking|come off|switch|combine|drink|exercise|have|go up|go down|raise|lower"
-    r"|titrate|prescribe|restart)\b"
+    r"\b(should|can|could|may|must|do) (i|he|she|my \w+|pat-\d+) (still |just |really |safely )?(take|stop taking"
+    r"|stop|start|increase|reduce|double|skip|keep taking|come off|switch|combine|drink|exercise|have|go up|go down"
+    r"|raise|lower|titrate|prescribe|restart|wait|rest|drive|start driving|fly|go back to work|return to work)\b"
     r"|\bwhat (dose|dosage|medicine|medication|treatment|tablets?|pills?|antibiotics?) (should|can|do|shall)\b"
     r"|\bhow (much|many) .{0,30}\b(should|can|do) (i|we|he|she) (take|have|use)\b"
     r"|\bis it (safe|ok|okay|alright|dangerous|fine) (for me |for my \w+ )?to\b"
@@ -310,6 +310,9 @@ _TREATMENT_RE = re.compile(
     r"|stop taking|keep taking|start taking|takes|taking|come off|surgery|operation|extraction|alcohol|exercise|diet"
     r"|vaccines?|vaccinations?|jabs?|immuni[sz]ations?|boosters?)\b",
     re.I,
+)
+_RECOVERY_RE = re.compile(
+    r"\b(driv(e|es|ing)|fly(ing)?|back to work|return to work|lift\w*|swim\w*|recover\w*)\b", re.I
 )
 ADVICE_ACT_REACH = 12  # characters after "is it OK for me to" where the act it asks about is said
 # taking something, or changing how much of it one takes ("should I double her apixaban?"), is treatment in itself
@@ -437,9 +440,12 @@ def is_medical_advice(question: str) -> bool:
     wording: neither is advice, unless the records are only the scene of a question about a treatment ("My record
     says I've got depression. Would taking St John's wort help?")."""
     action = _ADVICE_ACTION_RE.search(question)
-    if action is None or domain_of(question, False) == "insurance":
-        return False
     asking = question_sentence(question)
+    # a policy named only in the scene does not make "how long should he wait before he starts driving?" about the
+    # wording: its asking sentence is about a treatment or recovery, not about cover
+    about_care = bool(_TREATMENT_RE.search(asking) or _RECOVERY_RE.search(asking)) and not asks_about_cover(asking)
+    if action is None or (domain_of(question, False) == "insurance" and not about_care):
+        return False
     if _RIGHTS_OBJECT_RE.search(asking) or (_RIGHTS_OBJECT_RE.search(question) and not _TREATMENT_RE.search(asking)):
         return False
     # "is it OK for me to take ...": the act follows the words that ask

@@ -119,6 +119,21 @@ def test_personal_medical_advice_is_recognised(question):
 @pytest.mark.parametrize(
     "question",
     [
+        # an adverb between the asker and the act ("Can I just take ...", "can I safely take")
+        "I have some amoxicillin capsules left from June and now a sore throat. Can I just take the leftovers?",
+        "How many puffs of salbutamol can I safely take in an asthma attack?",
+        # a policy in the scene does not make a question about recovery one about the wording
+        "My father had cataract surgery last week, paid for under his CareShield rider. How many days should he wait "
+        "before he starts driving again?",
+    ],
+)
+def test_medical_advice_past_an_adverb_or_a_policy_in_the_scene(question):
+    assert analyse(question).medical_advice
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "Can I stop doctors accessing my record through the EHDS?",
         "Can I take a copy of my health record to a new hospital?",
         "We've asked the regulator for prior consultation. How long can they take to give us written advice?",
