@@ -433,6 +433,22 @@ def answer_type_of(question: str) -> tuple[AnswerType, str]:
     return "explanation", ""
 
 
+# choosing a product for someone: which plan is better value, which to buy ("Would they get better value from
+# that plan or from a CareShield rider?"); a wording says what it covers, never which cover to buy
+_PRODUCT_ADVICE_RE = re.compile(
+    r"\b(better|best|good|worse) (value|deal|buy|option|choice)\b"
+    r"|\bwhich (plan|policy|rider|insurer|cover|product) (should|would|do you recommend)\b"
+    r"|\bshould (i|we|they|he|she) (buy|choose|pick|go for|switch to|take out|sign up)\b"
+    r"|\bis (it|the \w+) worth (it|buying|getting|taking out|the money)\b|\b(recommend|suggest) (a|an|which)\b",
+    re.I,
+)
+
+
+def is_product_advice(question: str) -> bool:
+    """A person asking which insurance product or plan to choose: advice on a purchase, which no wording gives."""
+    return bool(_PRODUCT_ADVICE_RE.search(question_sentence(question)))
+
+
 def is_medical_advice(question: str) -> bool:
     """A person asking what to take, stop or do about their own symptoms or treatment: taking something is
     treatment in itself; other actions (stop, wait, exercise) need a treatment or symptom word. A question

@@ -26,7 +26,7 @@ from core.types import Evidence
 from generation.guard import neutralise
 from generation.prompts import RELEVANCE_PROMPT
 from generation.records import kinds_asked
-from language.analysis import about_ehds, analyse, is_medical_advice
+from language.analysis import about_ehds, analyse, is_medical_advice, is_product_advice
 from language.expansion import bridges, covers_bridge
 from language.passages import without_notes_on_the_text
 from language.question import (
@@ -285,10 +285,17 @@ def grade_all(question: str, evidence: list[Evidence], reference_tokens: list[st
     tokens = reference_tokens if reference_tokens is not None else question_tokens(question)
     asked = Asked.of(question)
     grades = [grade_chunk(asked, e, tokens) for e in evidence]
-    if is_medical_advice(question):  # no governing document answers it, whatever a patient record says
+    advice = (
+        "personal medical advice"
+        if is_medical_advice(question)  # no governing document answers it, whatever a patient record says
+        else "advice on which product to choose"
+        if is_product_advice(question)  # a wording says what it covers, not which cover to buy
+        else ""
+    )
+    if advice:
         for g in grades:
             g.confidence = min(g.confidence, OUT_OF_SCOPE_CAP)
-            g.explanation += "; asks for personal medical advice, which no governing document gives"
+            g.explanation += f"; asks for {advice}, which no governing document gives"
         return grades
     _lift_pointed_lists(evidence, grades)
     _lift_unmet_thresholds(question, evidence, grades)

@@ -119,6 +119,19 @@ def test_asked_how_large_a_fine_is_an_answer_stating_no_fine_is_refused(make_ser
     assert out.status == "answered" and "20 000 000 EUR" in out.answer, out.answer
 
 
+def test_asked_which_insurance_product_to_choose_it_refuses_as_advice_no_wording_gives(make_services):
+    question = (
+        "My parents are 62 and 65 and have no health cover. Would they get better value from a competitor's senior "
+        "citizens' plan or from a CareShield rider?"
+    )
+    out = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert out.status == "refused", out.answer
+    assert "advice on which product to choose" in " ".join(out.trace) or out.confidence <= 0.3
+    # ... while what a rider covers for people of that age is answered
+    out = run_graph("What is the entry age on the individual CareShield rider?", make_services(), allow_web=False)
+    assert out.status == "answered" and "65 years" in out.answer, out.answer
+
+
 def test_web_search_can_be_disabled_per_run(make_services):
     out = run_graph("What is the HIPAA breach notification deadline?", make_services(), allow_web=False)
     assert [a.model_dump() for a in out.web_attempts] == [
