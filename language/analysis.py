@@ -217,7 +217,10 @@ _DATA_PROTECTION_RE = re.compile(
     r"|\b(computer|software|machine|algorithm)s?\b.{0,30}\b(decid|reject|refus|turn\w* down|approv)\w*"
     r"|\b(decid\w*|decisions?|reject\w*|refus\w*|assess\w*)\b.{0,40}\b(by|using|with) (an? |the )?"
     r"(computer|software|machine|algorithm|ai)s?\b"
-    r"|\b(no|without (a |any )?)(human|person)s? (being )?(involved|involvement|in the loop)\b",
+    r"|\b(no|without (a |any )?)(human|person)s? (being )?(involved|involvement|in the loop)\b"
+    # the law's roles and duties, and what an organisation holds about a person, asked about an insurer too
+    r"|\b(data )?(controllers?|processors?)\b|\blawful basis\b|\bsubject access\b|\b(dpos?|dpias?)\b"
+    r"|\b(information|data|details)( \w+){0,2} (about|on) (me|him|her|us|them)\b",
     re.I,
 )
 # "Is X covered?" with nothing else to place it asks what a policy pays for; "covered by the data sharing

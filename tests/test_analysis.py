@@ -163,6 +163,11 @@ def test_scope_named_in_the_question():
     assert analyse("Is a night's stay covered on our employer's health plan?").variant == "group"
     assert analyse("Is a night's stay covered on my own CareShield rider?").variant == "individual"
     assert analyse("How long do I have to report a data breach?").domain is None
+    # the law's roles and what is held about a person are data protection, asked about an insurer's claims too
+    processor = "Our health claims are handled by an outside administrator under a processor contract. Must they tell us?"
+    assert analyse(processor).domain is None
+    holds = "Does my insurer's claims team have to tell me what information about me it holds?"
+    assert analyse(holds).domain is None
     # whom a claim is paid to is the settlement of claims, not what the wording covers
     assert not analyse("I paid the bill myself. Will the reimbursement be paid to me or to my daughter?").about_cover
     # a named instrument decides: insurance words in a question about the law do not make it a policy question
