@@ -164,7 +164,7 @@ def test_scope_named_in_the_question():
     assert analyse("Is a night's stay covered on my own CareShield rider?").variant == "individual"
     assert analyse("How long do I have to report a data breach?").domain is None
     # the law's roles and what is held about a person are data protection, asked about an insurer's claims too
-    processor = "Our health claims are handled by an outside administrator under a processor contract. Must they tell us?"
+    processor = "Our claims are handled by an outside administrator under a processor contract. Must they tell us?"
     assert analyse(processor).domain is None
     holds = "Does my insurer's claims team have to tell me what information about me it holds?"
     assert analyse(holds).domain is None
