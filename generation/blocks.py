@@ -296,11 +296,25 @@ def _states_cover(clause: Evidence) -> bool:
     return clause.metadata.get("section_key") != "definitions" and bool(_STATES_COVER_RE.search(clause.text))
 
 
+_HEADING_TERM_RE = re.compile(r"^\s*\d+(?:\.\d+)*\s+(?P<term>[^\n(]{2,60}?)\s*(?:\(|\n|$)")
+
+
+def _defines_what_the_case_is_asked_to_be(question: str, clause: Evidence) -> bool:
+    """A definition of the term the question asks whether its case is ("Is he covered as a Member?": "Member means
+    an employee on its rolls ... named in the list of Insured Persons"): it decides the cover."""
+    heading = _HEADING_TERM_RE.match(clause.text)
+    if clause.metadata.get("section_key") != "definitions" or heading is None:
+        return False
+    term = re.escape(heading["term"].strip())
+    return bool(re.search(rf"\b(?:as|count as|counts as|qualify as|be) (?:an? |the )?{term}\b", question, re.I))
+
+
 def cover_clauses(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[list[Evidence], str]:
     """A question about what a policy pays for is answered only from a wording's clauses on cover,
     exclusions, waiting periods or limits (a web page or a premium clause cannot say what a wording
-    covers), and from a definition whose minimum the case does not meet ("a clinic with three in-patient beds"
-    is no AYUSH Hospital of "at least 5 in-patient beds"); when none answers, the benefit is absent from the
+    covers), from a definition whose minimum the case does not meet ("a clinic with three in-patient beds"
+    is no AYUSH Hospital of "at least 5 in-patient beds") and from the definition of what the case is asked to be
+    ("covered as a Member"); when none answers, the benefit is absent from the
     wording and the reason says what was found."""
     clauses = [b for b in blocks if b.document_type == "policy_wording"]
     if not blocks or not analysis.about_cover or not (clauses or analysis.domain == "insurance"):
@@ -309,7 +323,10 @@ def cover_clauses(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
     kept = [
         b
         for b in clauses
-        if b.metadata.get("section_key") not in NOT_ABOUT_COVER or _states_cover(b) or falls_short(stated, b.text)
+        if b.metadata.get("section_key") not in NOT_ABOUT_COVER
+        or _states_cover(b)
+        or falls_short(stated, b.text)
+        or _defines_what_the_case_is_asked_to_be(question, b)
     ]
     if kept:
         return kept, ""

@@ -1587,3 +1587,16 @@ def test_a_benefit_named_with_a_word_no_clause_has_is_absent_even_when_its_last_
         **OFFLINE,
     )
     assert out.status == "refused" and "air ambulance" in out.status_detail, out.answer
+
+
+def test_asked_whether_the_case_is_covered_as_a_defined_term_the_definition_answers(make_services):
+    """ "Is he covered as a Member?": the definition of Member (on the employer's rolls, named in the list of Insured
+    Persons) decides, though a definition is no clause on cover (it was refused as a benefit the wording lacks)."""
+    out = run_graph(
+        "A security guard at our client's factory is employed by an outside staffing agency and is not on the list of "
+        "insured persons. Is he covered as a Member of the group CareShield rider?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert out.status == "answered" and out.citations[0].citation == f"{GROUP} cl. 2.26", out.answer
+    assert "named in the list of Insured Persons" in out.answer
