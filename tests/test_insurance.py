@@ -1593,8 +1593,8 @@ def test_asked_whether_the_case_is_covered_as_a_defined_term_the_definition_answ
     """ "Is he covered as a Member?": the definition of Member (on the employer's rolls, named in the list of Insured
     Persons) decides, though a definition is no clause on cover (it was refused as a benefit the wording lacks)."""
     out = run_graph(
-        "A security guard at our client's factory is employed by an outside staffing agency and is not on the list of "
-        "insured persons. Is he covered as a Member of the group CareShield rider?",
+        "A group CareShield claim came in from a security guard at our client's factory who is employed by an outside "
+        "staffing agency and is not on the list of insured persons. Is he covered as a Member?",
         make_services(),
         **OFFLINE,
     )
