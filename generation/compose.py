@@ -674,13 +674,21 @@ def _law_penalty(asked: str | None, special_law: bool, statement: Statement, blo
     return penalty + (OTHER_LAW_PENALTY if asked and named and asked not in named else 0.0)
 
 
+_AS_A_TERM_RE = re.compile(
+    r"\b(?:covered|count|counts|counted|qualify|qualifies|treated|insured) as (?:an? |the )?(?P<term>[A-Za-z][\w-]*)",
+    re.I,
+)
+
+
 def asked_about(question: str, analysis: QuestionAnalysis) -> set[str]:
     """For a question about a policy's cover, the words that name what is asked about ("screening",
     "IVF" with its bridge "in vitro fertilisation"); empty for other questions."""
     if not analysis.about_cover:
         return set()
     bridged = {w for phrase in expansion_terms(question) for w in words(phrase)}
-    return (content_terms(question) | bridged) - _COVER_QUESTION_WORDS
+    # what the case is asked to be ("covered as a Member") is asked about, though the word is common in cover questions
+    asked_to_be = {w for m in _AS_A_TERM_RE.finditer(question) for w in words(m["term"])}
+    return ((content_terms(question) | bridged) - _COVER_QUESTION_WORDS) | asked_to_be
 
 
 def _defines(option: Option, blocks: list[Evidence]) -> bool:
