@@ -1112,6 +1112,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|china)\b)",
         "informed of the appropriate safeguards relating to the transfer third country",
     ),
+    # a breach whose harm was headed off afterwards (the device got back unopened): the high risk no longer likely
+    (
+        r"\b(recovered|got (it|them) back|found (it|them)|returned|retrieved)\b.{0,60}\bbefore (anyone|anybody|someone"
+        r"|it|they) (could |had )?(open|opened|access|accessed|read|use|used|see|seen)\b",
+        "subsequent measures which ensure that the high risk is no longer likely to materialise",
+    ),
     # an incident stopped before harm was done: a near miss
     (
         r"\b(nearly|almost|about to|was going to) (\w+ ){0,2}(sent|send|faxed|fax|emailed|email|posted|post|disclosed"

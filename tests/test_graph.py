@@ -858,6 +858,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "EHDS Art. 51(1)",
             "reimbursement claims",
         ),
+        (  # a device got back unopened: the cases where telling the patients is not required (was: 34(1))
+            "A stolen work laptop was recovered before anyone could open it. Do we still have to tell the patients?",
+            "GDPR Art. 34(3)",
+            "not required",
+        ),
         (  # a person's request refused: the grounds on which a controller may refuse (was refused by us)
             "Can my GP practice refuse to give me a copy of my notes because I owe them money?",
             "GDPR Art. 12(5)",
