@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from core.types import COVERAGE_LABELS, Citation, Evidence
-from language.analysis import QuestionAnalysis, variants_named
+from language.analysis import QuestionAnalysis, classified_as, variants_named
 from language.expansion import bridges
 from language.passages import statements
 from language.question import compared_terms, defined_term
@@ -305,8 +305,8 @@ def _defines_what_the_case_is_asked_to_be(question: str, clause: Evidence) -> bo
     heading = _HEADING_TERM_RE.match(clause.text)
     if clause.metadata.get("section_key") != "definitions" or heading is None:
         return False
-    term = re.escape(heading["term"].strip())
-    return bool(re.search(rf"\b(?:as|count as|counts as|qualify as|be) (?:an? |the )?{term}\b", question, re.I))
+    asked = set(words(classified_as(question, said_how=True)))
+    return bool(asked) and asked == set(words(heading["term"]))
 
 
 def cover_clauses(question: str, analysis: QuestionAnalysis, blocks: list[Evidence]) -> tuple[list[Evidence], str]:

@@ -31,6 +31,7 @@ from language.analysis import (
     QuestionAnalysis,
     about_ehds,
     analyse,
+    classified_as,
     ehds_asked_in_the_uk,
     part_clauses,
     question_parts,
@@ -357,26 +358,6 @@ def defines_asked(question: str, text: str) -> bool:
     return bool(term) and bool(set(words(term)) & content_terms(question))
 
 
-# "Is that profiling?", "Does this count as a data breach?", "Does that make it a processor?": whether a situation is
-# what the law defines
-_CLASSIFIED_AS_RE = re.compile(
-    r"\b(?:is|are|does|do|would|will|could) (?:that|this|it|these|they|those|he|she) (?:still |really |actually )?"
-    r"(?:count as |amount to |constitute |qualify as |be |be considered |be classed as |be treated as "
-    r"|make (?:it|them|us|him|her|me) )?"
-    r"(?:an? |the )?(?P<term>[\w-]+(?: [\w-]+){0,2}?)"
-    # "Is that profiling in GDPR terms?", "... under the EHDS?": the law it is asked under is no part of the term
-    r"(?: (?:in|under|for|by) (?:the )?(?:uk )?(?:gdpr|ehds|law|legal|data protection)(?: terms| purposes| law)?)?"
-    r"\?\s*$",
-    re.I,
-)
-
-
-def _classified_as(question: str) -> str:
-    """The term a yes/no question asks whether its situation falls under, or ''."""
-    match = _CLASSIFIED_AS_RE.search(question)
-    return match.group("term") if match else ""
-
-
 # "Is a patient's postcode personal data?", not "Is it lawful to ...", "Are we allowed to ...", "Can I refuse ...?"
 _IS_IT_A_RE = re.compile(
     r"^\s*(?:is|are|was|were)\s+(?!(?:it|there|we|you|they|i|he|she)\b)"
@@ -497,7 +478,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     asks_date = bool(_DATE_QUESTION_RE.search(question))  # "when does it apply?" is answered only by a date
     special_law = not about_ehds(question)
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
-    classified = _classified_as(question)
+    classified = classified_as(question)
     happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
     recipient = _recipient(question)
     asked = asked_about(question, analysis)
@@ -674,12 +655,6 @@ def _law_penalty(asked: str | None, special_law: bool, statement: Statement, blo
     return penalty + (OTHER_LAW_PENALTY if asked and named and asked not in named else 0.0)
 
 
-_AS_A_TERM_RE = re.compile(
-    r"\b(?:covered|count|counts|counted|qualify|qualifies|treated|insured) as (?:an? |the )?(?P<term>[A-Za-z][\w-]*)",
-    re.I,
-)
-
-
 def asked_about(question: str, analysis: QuestionAnalysis) -> set[str]:
     """For a question about a policy's cover, the words that name what is asked about ("screening",
     "IVF" with its bridge "in vitro fertilisation"); empty for other questions."""
@@ -687,8 +662,9 @@ def asked_about(question: str, analysis: QuestionAnalysis) -> set[str]:
         return set()
     bridged = {w for phrase in expansion_terms(question) for w in words(phrase)}
     # what the case is asked to be ("covered as a Member") is asked about, though the word is common in cover questions
-    asked_to_be = {w for m in _AS_A_TERM_RE.finditer(question) for w in words(m["term"])}
-    return ((content_terms(question) | bridged) - _COVER_QUESTION_WORDS) | asked_to_be
+    return ((content_terms(question) | bridged) - _COVER_QUESTION_WORDS) | set(
+        words(classified_as(question, said_how=True))
+    )
 
 
 def _defines(option: Option, blocks: list[Evidence]) -> bool:

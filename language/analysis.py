@@ -436,6 +436,29 @@ def answer_type_of(question: str) -> tuple[AnswerType, str]:
     return "explanation", ""
 
 
+# "Is that profiling?", "Does this count as a data breach?", "Does that make it a processor?": whether a situation is
+# what the law defines
+_CLASSIFIED_AS_RE = re.compile(
+    r"\b(?:is|are|does|do|would|will|could) (?:that|this|it|these|they|those|he|she) (?:still |really |actually )?"
+    r"(?P<how>count as |amount to |constitute |qualify as |be |be considered |be classed as |be treated as "
+    # "Is he covered as a Member?": whether the case is what a wording defines
+    r"|(?:be )?(?:covered|insured|accepted) as "
+    r"|make (?:it|them|us|him|her|me) )?"
+    r"(?:an? |the )?(?P<term>[\w-]+(?: [\w-]+){0,2}?)"
+    # "Is that profiling in GDPR terms?", "... under the EHDS?": the law it is asked under is no part of the term
+    r"(?: (?:in|under|for|by) (?:the )?(?:uk )?(?:gdpr|ehds|law|legal|data protection)(?: terms| purposes| law)?)?"
+    r"\?\s*$",
+    re.I,
+)
+
+
+def classified_as(question: str, said_how: bool = False) -> str:
+    """The term a yes/no question asks whether its situation falls under, or ''; `said_how`: only when the question
+    says how it falls under it ("covered as a Member", "count as a breach"), not "Will they pay?"."""
+    match = _CLASSIFIED_AS_RE.search(question)
+    return match.group("term") if match and (match["how"] or not said_how) else ""
+
+
 # choosing a product for someone: which plan is better value, which to buy ("Would they get better value from
 # that plan or from a CareShield rider?"); a wording says what it covers, never which cover to buy
 _PRODUCT_ADVICE_RE = re.compile(

@@ -13,12 +13,17 @@ from functools import lru_cache
 
 from language.words import words
 
+GDPR_NAME = "General Data Protection Regulation"
+EHDS_NAME = "European Health Data Space"
+# the laws' own names an acronym spells out: they name the law, which picks passages, not what a sentence says
+INSTRUMENT_NAMES = frozenset({GDPR_NAME, EHDS_NAME})
+
 # (pattern in the user's words, terms the governing documents use)
 EXPANSIONS: list[tuple[str, str]] = [
     # acronyms
-    (r"\bgdpr\b", "General Data Protection Regulation"),
+    (r"\bgdpr\b", GDPR_NAME),
     (r"\buk gdpr\b", "UK General Data Protection Regulation Data Protection Act 2018"),
-    (r"\behds\b", "European Health Data Space"),
+    (r"\behds\b", EHDS_NAME),
     (r"\bdpia\b", "data protection impact assessment"),
     (r"\bdpo\b", "data protection officer"),
     # "everything it holds about me": a subject access request in plain words

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.types import Evidence
-from language.expansion import bridged_words, expansion_terms
+from language.expansion import INSTRUMENT_NAMES, bridged_words, expansion_terms
 from language.question import ANSWER_TYPE_WORDS, content_terms, named_numbers, states_number
 from language.sentences import is_heading
 from language.words import words
@@ -29,7 +29,6 @@ class ScoredSentence:
 
 
 REFERENCE_BONUS = 0.3
-INSTRUMENT_NAMES = frozenset({"General Data Protection Regulation", "European Health Data Space"})
 TITLE_WEIGHT = 0.5  # a word only the passage's title holds, against one the sentence says
 NEUTRAL_SUPPORT = 0.5  # a question that only names its provision: every sentence of it supports alike
 

@@ -29,15 +29,21 @@ def _best(question: str, evidence: list[Evidence]) -> float:
     return max((g.confidence for g in grade_all(question, evidence)), default=0.0)
 
 
+def _values_named(question: str, key: str, store: VectorStore) -> list[str]:
+    """The index's values of a wording field (variant, product, provider) the question names, by name or in plain
+    words ("my cover through work": the group variant)."""
+    words = set(re.findall(r"[a-z0-9]+", question.lower())) | variants_named(question)
+    return [v for v in store.counts_by(key) if v and v.lower() in words]
+
+
 def named_variants(question: str, filters: dict[str, Any], store: VectorStore) -> dict[str, Any]:
     """A product or variant the question names ("the group variant", "my cover through work") becomes a filter, if
     the index has it."""
-    words = set(re.findall(r"[a-z0-9]+", question.lower())) | variants_named(question)  # "through work": group
     found: dict[str, Any] = {}
     for key in ("variant", "product", "provider"):
         if key in filters:
             continue
-        values = [v for v in store.counts_by(key) if v and v.lower() in words]
+        values = _values_named(question, key, store)
         if len(values) == 1:
             found[key] = values[0]
     return found
@@ -46,10 +52,7 @@ def named_variants(question: str, filters: dict[str, Any], store: VectorStore) -
 def each_variant_named(question: str, filters: dict[str, Any], store: VectorStore) -> list[dict[str, Any]]:
     """The filter for each of several variants the question names ("my own rider ... and my employer's group
     plan"): each wording is searched on its own, so one does not crowd the other out of the candidates."""
-    if "variant" in filters:
-        return []
-    words = set(re.findall(r"[a-z0-9]+", question.lower())) | variants_named(question)
-    values = [v for v in store.counts_by("variant") if v and v.lower() in words]
+    values = [] if "variant" in filters else _values_named(question, "variant", store)
     return [{**filters, "variant": v} for v in values] if len(values) > 1 else []
 
 
