@@ -23,7 +23,14 @@ from dataclasses import dataclass, replace
 
 from core.types import Evidence
 from generation.blocks import EXCLUSION_CODE_RE, ONLY_SOME, STATING_MARGIN
-from generation.opener import ASKS_COST_RE, EXCEPTED, FREE_OF_CHARGE_RE, puts_the_duty_on_the_asker, yes_no_opener
+from generation.opener import (
+    ASKS_COST_RE,
+    EXCEPTED,
+    FREE_OF_CHARGE_RE,
+    puts_the_duty_on_the_asker,
+    the_asker_acts,
+    yes_no_opener,
+)
 from generation.prompts import REFUSAL
 from generation.records import compose_records
 from generation.series import compose_series
@@ -532,10 +539,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         # a provision's case, not a wording's preconditions ("If a claim is admitted under Clause 3.1, ... will pay")
         if block.document_type != "policy_wording" and _for_another_case(statement.text, described):
             score -= ANOTHER_CASE_PENALTY
-        if (
-            analysis.answer_type == "deadline"
-            and block.document_type == "policy_wording"
-            and puts_the_duty_on_the_asker(question, statement.text)
+        if block.document_type == "policy_wording" and (
+            (analysis.answer_type == "deadline" and puts_the_duty_on_the_asker(question, statement.text))
+            or the_asker_acts(question, statement.text)
         ):  # "How long do I have to claim?": the insured person's duty, not the insurer's ("we" is every controller)
             score += OWN_DUTY_BONUS
         short = block.document_type == "policy_wording" and (

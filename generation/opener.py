@@ -458,6 +458,26 @@ _OWN_DUTY_RE = re.compile(
 _DUTY_RE = re.compile(r"\b(shall|must|is required to|are required to|has to|have to)\b(?!\s+not\b)", re.I)
 
 
+# a modal and the verb of the act it governs: "may cancel", "may at any time cancel"
+_MODAL_ACT_RE = re.compile(
+    r"\b(?:shall|must|may|can|will)\b(?:\s+(?:not|also|only|at any time))?\s+(?P<act>[a-z]+)", re.I
+)
+_ASKER_ACTS_RE = re.compile(r"\b(?:i|we)\s+(?:\w+\s+){0,2}?(?P<act>[a-z]+)\b", re.I)
+
+
+def the_asker_acts(question: str, text: str) -> bool:
+    """Asked what the asker does ("If I cancel my rider, how much notice do I give?"), the statement whose subject
+    is the asker's kind of party doing that act ("The Policyholder may cancel ... by giving 7 days' written notice")
+    answers before the insurer doing it ("The Company may cancel this Rider only on grounds of fraud")."""
+    acts = {m.group("act").lower()[:5] for m in _ASKER_ACTS_RE.finditer(question)}
+    for match in _MODAL_ACT_RE.finditer(text):
+        subject = _party_words(_subject(text[: match.start()]))
+        own_kind = subject & _PARTY_KINDS[0] and not subject & _PARTY_KINDS[1]
+        if own_kind and match.group("act").lower()[:5] in acts:
+            return True
+    return False
+
+
 def puts_the_duty_on_the_asker(question: str, text: str) -> bool:
     """The question asks about the asker's own duty ("How long do I have to claim?") and the statement puts a duty
     on the same kind of party ("the Insured Person shall submit ...", not "The Company will indemnify ...")."""

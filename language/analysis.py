@@ -101,7 +101,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
         r"|deadline|time limit"
         r"|within (how many|what)|how many (hours|days|weeks|months|years)"
-        r"|when (must|do|does|should|will|can|could) .{0,60}\b(report|notify|tell|inform|respond|reply|decide|start"
+        r"|when (must|do|does|should|will|can|could|to) .{0,60}\b(report|notify|tell|inform|respond|reply|decide|start"
         r"|apply|begin|pay|paid|settle|settled|expire|end|get|have|claim|use)\b|waiting( period)?|grace period"
         # "When will my blood pressure be covered?": how long until cover starts
         r"|when (will|would|do|does|is|am|are) .{0,60}\b(be )?covered\b)",
@@ -582,6 +582,8 @@ _MEASURE_WORDS = frozenset(
     " cost bills bill charges transport transportation service services facility facilities support help"
     " assistance".split()
 )
+# Particles of a phrasal verb, not part of the thing: "do I get any premium back?" asks for the premium
+_PARTICLES = frozenset("back out up off over down away".split())
 # ... and words that only qualify it: "any extra time" names no thing once the time is set aside
 _QUALIFYING_WORDS = frozenset(
     "extra additional more further other longer shorter higher lower free special separate same such total".split()
@@ -603,7 +605,7 @@ def feature_asked(question: str) -> str | None:
     phrase = next(g for g in match.groups() if g).split() if match else []
     if not phrase or any(word.lower() in STOPWORDS or word.lower().endswith("ly") for word in phrase):
         return None  # "What do we have to ...", "What actually has to ...": no thing named
-    while phrase and phrase[-1].lower() in _MEASURE_WORDS:
+    while phrase and (phrase[-1].lower() in _MEASURE_WORDS or phrase[-1].lower() in _PARTICLES):
         phrase.pop()
     # "is there a way to get a discount ...?", "is there any catch even after the wait?"
     if match and any(word.lower() in _FRAME_WORDS for word in phrase):

@@ -339,6 +339,7 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
     assert analyse("When should we do a DPIA?").answer_type == "condition"
     assert analyse("When must we report a breach?").answer_type == "deadline"
     assert analyse("By when must we give the patient our privacy information?").answer_type == "deadline"
+    assert analyse("data from a third party: when to inform patient").answer_type == "deadline"  # typed tersely
     assert analyse("What should be in a data processing contract?").answer_type == "list"
 
 
@@ -359,6 +360,8 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
         ("I'm leaving my job. What happens to my group cover, and is there a way to keep it going?", None),
         ("Is there any chance the rider pays if I was drunk?", None),  # words that frame the question name nothing
         ("Is there a way to get a loyalty discount on the group rider?", "loyalty discount"),  # ... the thing after
+        # a phrasal verb's particle is no part of the thing: the premium is what comes back
+        ("If I cancel my rider halfway through the year, do I get any premium back?", "premium"),
     ],
 )
 def test_the_thing_a_policy_question_asks_for_by_name(question, feature):

@@ -595,6 +595,21 @@ def test_a_benefit_clause_s_own_exception_is_stated_as_not_covered(make_services
     assert evidence[match.group(2)].metadata["coverage_type"] == "covered"  # the clause itself is a benefit
 
 
+def test_the_asker_s_own_act_is_answered_by_the_clause_giving_it_to_their_kind_of_party(make_services):
+    """ "If I cancel ..., do I get any premium back?" was refused as a benefit the wording never names ("premium
+    back"), then led by the insurer's right to cancel for fraud: the policyholder's own cancellation answers."""
+    question = (
+        "If I cancel my individual CareShield rider halfway through the year, how much notice do I give and do I get"
+        " any premium back?"
+    )
+    record = run_graph(question, make_services(), collection="insurance", allow_web=False)
+    assert record.status == "answered", record.status_detail
+    lead = record.answer.split("[Source")[0]
+    assert record.citations[0].citation == f"{INDIVIDUAL} cl. 8.4"
+    assert lead.startswith("The Policyholder may cancel") and "7 days' written notice" in lead, record.answer
+    assert "pro-rata" in record.answer
+
+
 # --------------------------------------------------------------------------- compare: shipped riders
 
 
