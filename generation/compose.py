@@ -51,6 +51,7 @@ from language.passages import Statement, statements
 from language.question import ANSWER_TYPE_WORDS, compared_terms, content_terms, defined_term
 from language.references import (
     EXCEPTION_TO_RE,
+    NOT_SUBJECT_TO_RE,
     RIGHT_NOT_APPLYING_RE,
     articles_listed,
     citation_tokens,
@@ -1011,7 +1012,11 @@ def _changes_the_lead(option: Option, lead: Option, blocks: list[Evidence]) -> b
     block, home = blocks[option.block], blocks[lead.block]
     # "Paragraphs 1 and 2 do not apply ...", or a paragraph saying the right of paragraph 1 does not apply (20(3):
     # "Exercising the right referred to in paragraph 1 ... That right does not apply to ..."), both its sentences
-    exception = EXCEPTION_TO_RE.match(option.statement.text) or RIGHT_NOT_APPLYING_RE.search(block.text)
+    exception = (
+        EXCEPTION_TO_RE.match(option.statement.text)
+        or NOT_SUBJECT_TO_RE.search(option.statement.text)
+        or RIGHT_NOT_APPLYING_RE.search(block.text)
+    )
     paragraph = re.fullmatch(r"[^(]+\((\d+)\)", home.citation)
     # the lead's paragraph, and the paragraphs of its article it names ("under paragraph 1")
     own = {paragraph.group(1)} if paragraph else set()
@@ -1068,10 +1073,11 @@ def following(
     """Up to two statements of the lead's own provision that support the question, within the answer's word
     budget: first those next to it in the same paragraph (the conditions, exceptions and extensions that
     change the answer), then the provision's other paragraphs. A lead-in quoted with its points is complete
-    on its own. For a policy question, a statement of another clause (or another line of a table of
-    benefits, one benefit per line) follows only when it names something of the question's subject."""
-    if lead.statement.points:
-        return []
+    on its own, but for a paragraph excepting from it ("That right does not apply to processing ... in the public
+    interest" after 20(1)'s right and its cases). For a policy question, a statement of another clause (or another
+    line of a table of benefits, one benefit per line) follows only when it names something of the question's
+    subject."""
+    whole_list = bool(lead.statement.points)  # complete on its own, but for an exception to it
     home = blocks[lead.block]
     chosen: list[Option] = []
     covered = set(words(lead.statement.whole))
@@ -1105,7 +1111,10 @@ def following(
         next_one = same_block and option.statement.position == lead.statement.position + 1  # the rule's own caveat
         needed = CUE_FOLLOW_SUPPORT if (same_block and option.cue) or next_one else FOLLOW_SUPPORT
         # the lead points there, or it names the lead point ("Point (f) ... does not apply to"): part of its answer
-        part_of_answer = option.block in referred or _changes_the_lead(option, lead, blocks)
+        excepts = _changes_the_lead(option, lead, blocks)
+        if whole_list and not excepts:
+            continue
+        part_of_answer = option.block in referred or excepts
         # the next statement pointing back at the lead says more of it ("Exercise of that right shall be reversible.")
         part_of_answer = part_of_answer or _continues_the_lead(option, lead)
         needed = 0.0 if part_of_answer else needed

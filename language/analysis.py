@@ -68,7 +68,10 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)\s+[a-z]+\b"
         r"|([,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
         r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|every|each|all|any|patients?"
-        r"|[a-z]+s)\b",
+        r"|[a-z]+s)\b"
+        # a statement asked to be confirmed: "Surely we're too small to need one?", "We can refuse, right?"
+        r"|^\W*surely\b|,\s*(right|correct|yes|no|true|(is|are|do|does|can|will|have|has)n't (it|we|they|i|you|he|she))"
+        r"\s*\?\s*$",
     ),
     (  # "Which of those costs can we pay?": a choice among what the asker described, not a list nor a sum
         "explanation",

@@ -160,6 +160,13 @@ RIGHT_NOT_APPLYING_RE = re.compile(
     re.I,
 )
 
+# "An enterprise ... employing fewer than 250 persons is not subject to the obligations in paragraphs 1 and 2, unless
+# ...": a paragraph exempting a case from the duties of others
+NOT_SUBJECT_TO_RE = re.compile(
+    r"\b(?:is|are|shall be) (?:not subject to|exempt(?:ed)? from)\b[^.;]{0,60}?\bparagraphs? "
+    r"(?P<named>\d+(?:(?:,| and| or) \d+)*)\b",
+    re.I,
+)
 
 NHS_NUMBER_RE = re.compile(r"(?<!\d)(\d{3})[ -]?(\d{3})[ -]?(\d{4})(?!\d)")
 _RECORD_ID_RE = re.compile(r"\b[A-Za-z]{2,5}-\d{3,}\b")

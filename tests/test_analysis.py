@@ -334,6 +334,13 @@ def test_how_much_of_a_record_to_share_is_not_an_amount_question():
     assert analyse("How much can the hospital charge for a copy?").answer_type == "amount"
 
 
+def test_a_statement_asked_to_be_confirmed_is_a_yes_no_question():
+    assert analyse("Surely we're too small to have to keep a record of processing activities?").answer_type == "yes_no"
+    assert analyse("We can refuse a request that is plainly excessive, right?").answer_type == "yes_no"
+    assert analyse("The group rider covers day care, doesn't it?").answer_type == "yes_no"
+    assert analyse("We're too small for a DPO, so what do we have to do instead?").answer_type != "yes_no"
+
+
 def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
     assert analyse("When must we appoint a DPO?").answer_type == "condition"
     assert analyse("When should we do a DPIA?").answer_type == "condition"

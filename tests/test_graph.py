@@ -1003,6 +1003,27 @@ def test_a_following_statement_saying_what_the_question_asks_and_the_lead_does_n
     assert {c.citation for c in record.citations} >= {"GDPR Art. 22(1)", "GDPR Art. 22(3)"}
 
 
+@pytest.mark.parametrize(
+    ("question", "exception"),
+    [
+        (  # 30(5) exempts small organisations from 30(1)'s record, unless they process special categories
+            "We're a private physiotherapy clinic with about 30 staff. Surely we're too small to have to keep a record"
+            " of processing activities?",
+            "not subject to the obligations in paragraphs 1 and 2",
+        ),
+        (  # 20(1)'s right is quoted with its cases, whole; 20(3) takes processing in the public interest out of it
+            "A patient has sent our NHS trust a data portability request, wanting his whole hospital record in a"
+            " machine-readable file so he can move it elsewhere. Does that right apply to our processing?",
+            "That right does not apply to processing necessary for the performance of a task carried out in the public"
+            " interest",
+        ),
+    ],
+)
+def test_a_paragraph_exempting_a_case_from_the_lead_s_duty_or_right_follows_it(make_services, question, exception):
+    record = run_graph(question, make_services(), generator="offline", allow_web=False)
+    assert record.status == "answered" and exception in record.answer, record.answer
+
+
 def test_asked_whether_there_is_something_the_rule_that_it_applies_leads_over_where_it_does_not(make_services):
     record = run_graph(
         "Is there a co-payment under the individual rider?", make_services(), generator="offline", allow_web=False
