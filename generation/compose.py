@@ -48,7 +48,13 @@ from language.analysis import (
 from language.coherence import needs_antecedent, reads_as_label, refers_to_what_precedes
 from language.expansion import bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
-from language.question import ANSWER_TYPE_WORDS, compared_terms, content_terms, defined_term
+from language.question import (
+    ANSWER_TYPE_WORDS,
+    compared_terms,
+    content_terms,
+    defined_term,
+    says_the_contrary_kind,
+)
 from language.references import (
     EXCEPTION_TO_RE,
     NOT_SUBJECT_TO_RE,
@@ -94,6 +100,7 @@ _QUOTED_RE = re.compile(r"(?:(?<=\s)|^)['‘\"“](\w[^'’\"”]{2,60}\w)['’\
 # Asked about patient data in general, a GDPR provision answers before an EHDS one that shares the words.
 SPECIAL_LAW_PENALTY = 0.1
 OTHER_LAW_PENALTY = 0.15  # a statement about another law than the one the question names
+CONTRARY_KIND_PENALTY = 0.15  # a statement about secondary use, asked about primary use
 TITLE_BONUS = 0.1  # the provision's title is what the law calls the thing asked about ("privacy by design")
 BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation ...
 BINDING_SUPPORT_MARGIN = 0.05  # ... when it supports the question about as well (the same point, not another)
@@ -567,6 +574,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += QUOTED_BONUS if any(q in statement.text.lower() for q in quoted) else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
+        score -= CONTRARY_KIND_PENALTY if says_the_contrary_kind(question, statement.whole) else 0.0
         out.append(Option(index, statement, support.score, score, cue, short, boilerplate))
     return out
 

@@ -200,3 +200,31 @@ def defined_term(text: str) -> str:
     """The term a statement opens by defining, or "" when it defines none."""
     match = _DEFINED_TERM_RE.match(text)
     return (match.group("term") or match.group("generic")) if match else ""
+
+
+# Kinds the texts set against each other: a statement about one answers nothing of the other ("the EHDS primary
+# use opt-out" is EHDS Art. 10, not Art. 71's opt-out from secondary use).
+_CONTRARY_KINDS = (
+    ("primary", "secondary"),
+    ("controller", "processor"),
+    ("in-patient", "out-patient"),
+    ("planned", "emergency"),
+    ("cashless", "reimbursement"),
+)
+_KIND_RES = {
+    kind: re.compile(rf"\b{kind.replace('-', '[- ]?')}s?\b", re.I) for pair in _CONTRARY_KINDS for kind in pair
+}
+
+
+def says_the_contrary_kind(question: str, text: str) -> bool:
+    """The text speaks of the kind contrary to one the question names and never of the named one."""
+    for pair in _CONTRARY_KINDS:
+        for named, contrary in (pair, pair[::-1]):
+            if (
+                _KIND_RES[named].search(question)
+                and not _KIND_RES[contrary].search(question)
+                and _KIND_RES[contrary].search(text)
+                and not _KIND_RES[named].search(text)
+            ):
+                return True
+    return False

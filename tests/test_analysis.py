@@ -436,3 +436,17 @@ def test_a_choice_among_what_the_asker_described_is_neither_a_list_nor_a_sum():
 
 def test_paperwork_is_a_list_of_documents():
     assert analyse("What paperwork does a claim need under the individual rider?").list_of == "documents"
+
+
+def test_a_text_about_the_contrary_kind_is_told_apart():
+    from language.question import says_the_contrary_kind
+
+    question = "is the EHDS primary use opt-out reversible"
+    assert says_the_contrary_kind(question, "Natural persons have the right to opt out ... for secondary use.")
+    assert not says_the_contrary_kind(
+        question, "... even if the patient has exercised the right to opt out in primary use"
+    )
+    assert not says_the_contrary_kind(question, "Both primary and secondary use are covered.")
+    # a question naming both kinds (a comparison) sets neither aside
+    assert not says_the_contrary_kind("primary versus secondary use?", "For secondary use ...")
+    assert says_the_contrary_kind("Is an out-patient scan covered?", "In-patient Hospitalisation expenses ...")

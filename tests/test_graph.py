@@ -1003,6 +1003,15 @@ def test_a_following_statement_saying_what_the_question_asks_and_the_lead_does_n
     assert {c.citation for c in record.citations} >= {"GDPR Art. 22(1)", "GDPR Art. 22(3)"}
 
 
+def test_a_statement_about_the_contrary_kind_does_not_lead(make_services):
+    """The commentary's "opt out of secondary use at any time" scored highest for the primary use opt-out."""
+    record = run_graph(
+        "is the EHDS primary use opt-out reversible", make_services(), generator="offline", allow_web=False
+    )
+    assert record.citations[0].citation == "EHDS Art. 10(1)", record.answer
+    assert "reversible" in record.answer and "secondary use" not in record.answer.split("[Source")[0]
+
+
 @pytest.mark.parametrize(
     ("question", "exception"),
     [
