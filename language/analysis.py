@@ -102,6 +102,7 @@ _RULES: list[tuple[AnswerType, str]] = [
         r"|how much (notice|time)|by when"
         r"|until when|by what date|at what (point|stage|time|moment)"
         r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
+        r"|\b(minimum|maximum|retention|storage) (period|time|duration)\b"
         r"|deadline|time limit"
         r"|within (how many|what)|how many (hours|days|weeks|months|years)"
         r"|when (must|do|does|should|will|can|could|to) .{0,60}\b(report|notify|tell|inform|respond|reply|decide|start"

@@ -347,6 +347,9 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
     assert analyse("When must we report a breach?").answer_type == "deadline"
     assert analyse("By when must we give the patient our privacy information?").answer_type == "deadline"
     assert analyse("data from a third party: when to inform patient").answer_type == "deadline"  # typed tersely
+    # a minimum period is a duration, not a sum
+    assert analyse("What is the minimum period we have to keep the access logs?").answer_type == "deadline"
+    assert analyse("What is the minimum sum insured?").answer_type == "amount"
     assert analyse("What should be in a data processing contract?").answer_type == "list"
 
 
