@@ -356,7 +356,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" or
     # "sent to someone else by mistake" is a breach
     (
-        r"\b(correct|fix|inaccurate|(?<!by )mistakes?|out of date|outdated|not up to date)\b|\b(address|name|details) "
+        r"\b(correct(ed|ing|ion)?|fix(ed|ing)?|inaccurate|(?<!by )mistakes?|out of date|outdated|not up to date)\b"
+        # "my record says I'm allergic to penicillin but I'm not"
+        r"|\bsays? (that )?(i|he|she|they)('m|'s|'re| am| is| are| have| has)\b.{0,60}\bbut (i|he|she|they)"
+        r"('m|'s|'re| am| is| are| do| does| have| has)(n't| not)\b"
+        r"|\b(address|name|details) "
         r"(has |have )?changed\b|\bupdate (my|their|his|her) (details|address|records?)\b"
         r"|\b(old|previous|former|new) (address|name|surname|phone number|details)\b"
         r"|\b(moved|move|moving) (house|home)\b"

@@ -516,6 +516,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 16",
             "rectification of inaccurate personal data",
         ),
+        (  # a record saying what is not so is inaccurate data: it was refused, the penicillin allergy drawing the
+            # patient's records and the FHIR allergy profile
+            "My GP record says I'm allergic to penicillin but I'm not. Can I get that corrected, and how quickly?",
+            "GDPR Art. 16",
+            "rectification of inaccurate personal data",
+        ),
         (  # a processor's duty dates from when it becomes aware ("discovered"); "obliged" only frames the question
             "Our EPR supplier discovered a breach on their side. What are they obliged to do and towards whom?",
             "GDPR Art. 33(2)",

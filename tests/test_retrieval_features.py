@@ -357,6 +357,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("After we delete the data, must we tell the companies we shared it with?", "recipients", "breach"),
         ("Does each EU country have to set up a health data access body?", "designate", "breach"),
         ("I moved house last year. Can I make my GP update my address?", "rectification", "breach"),
+        ("My record says I'm allergic to penicillin but I'm not. Can I get it corrected?", "rectification", "breach"),
         ("Our supplier discovered a breach on their side.", "becoming aware", "rectification"),
         ("How much notice do I have to give?", "", "becoming aware"),  # notice given is not a thing noticed
         ("The app won't let me use it unless I agree to share my data.", "conditional on consent", "breach"),
