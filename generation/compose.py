@@ -57,10 +57,10 @@ from language.question import (
 )
 from language.references import (
     EXCEPTION_TO_RE,
-    NOT_SUBJECT_TO_RE,
     RIGHT_NOT_APPLYING_RE,
     articles_listed,
     citation_tokens,
+    exception_to,
     instruments_named,
     parse_references,
     pointed_lists,
@@ -1020,22 +1020,25 @@ def _changes_the_lead(option: Option, lead: Option, blocks: list[Evidence]) -> b
     block, home = blocks[option.block], blocks[lead.block]
     # "Paragraphs 1 and 2 do not apply ...", or a paragraph saying the right of paragraph 1 does not apply (20(3):
     # "Exercising the right referred to in paragraph 1 ... That right does not apply to ..."), both its sentences
-    exception = (
-        EXCEPTION_TO_RE.match(option.statement.text)
-        or NOT_SUBJECT_TO_RE.search(option.statement.text)
-        or RIGHT_NOT_APPLYING_RE.search(block.text)
-    )
+    exception = exception_to(option.statement.text) or RIGHT_NOT_APPLYING_RE.search(block.text)
     paragraph = re.fullmatch(r"[^(]+\((\d+)\)", home.citation)
     # the lead's paragraph, and the paragraphs of its article it names ("under paragraph 1")
     own = {paragraph.group(1)} if paragraph else set()
     own |= {n for m in _PARAGRAPHS_NAMED_RE.finditer(lead.statement.whole) for n in re.findall(r"\d+", m[0])}
+    # "... for the purposes referred to in paragraph 1, points (a), (b) and (c)" limits those points, not point (d)
+    points = _POINTS_NAMED_RE.search(option.statement.text[exception.end() :]) if exception else None
+    other_point = bool(points and marker and marker not in points[0])
     return bool(
         exception
         and own
+        and not other_point
         and block.authority == home.authority == "binding"
         and _article(block) == _article(home)
         and own & set(re.findall(r"\d+", exception["named"]))
     )
+
+
+_POINTS_NAMED_RE = re.compile(r"^,? points? \([a-z]\)(?:(?:,| and| or) \([a-z]\))*")
 
 
 _NOT_APPLY_RE = re.compile(r"\b(?:do|does|shall|will) not apply\b", re.I)

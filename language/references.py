@@ -167,6 +167,25 @@ NOT_SUBJECT_TO_RE = re.compile(
     r"(?P<named>\d+(?:(?:,| and| or) \d+)*)\b",
     re.I,
 )
+# "2. Only public sector bodies ... may access electronic health data for the purposes referred to in paragraph 1,
+# points (a), (b) and (c)": a paragraph limiting to some who another paragraph allows
+ONLY_FOR_RE = re.compile(
+    r"^\W*(?:\d+\.\s*)?only\b[^.;]{0,200}?\b(?:may|shall|can)\b[^.;]{0,200}?\bparagraphs? "
+    r"(?P<named>\d+(?:(?:,| and| or) \d+)*)\b",
+    re.I,
+)
+
+
+def exception_to(text: str) -> re.Match[str] | None:
+    """A paragraph (or its statement) excepting from or limiting other paragraphs of its article, the paragraphs it
+    names in group "named"."""
+    return (
+        EXCEPTION_TO_RE.match(text)
+        or NOT_SUBJECT_TO_RE.search(text)
+        or ONLY_FOR_RE.match(text)
+        or RIGHT_NOT_APPLYING_RE.search(text)
+    )
+
 
 NHS_NUMBER_RE = re.compile(r"(?<!\d)(\d{3})[ -]?(\d{3})[ -]?(\d{4})(?!\d)")
 _RECORD_ID_RE = re.compile(r"\b[A-Za-z]{2,5}-\d{3,}\b")

@@ -39,7 +39,7 @@ from language.question import (
     sets_the_scene,
     states_number,
 )
-from language.references import EXCEPTION_TO_RE, RIGHT_NOT_APPLYING_RE, instrument_named, question_tokens
+from language.references import exception_to, instrument_named, question_tokens
 from language.sentences import split_sentences
 from language.thresholds import falls_short, stated_quantities
 from language.titles import titled
@@ -329,7 +329,7 @@ def _exception_to(evidence: Evidence) -> re.Match[str] | None:
     """A binding paragraph excepting other paragraphs of its article, the paragraphs it names in group "named"."""
     if evidence.authority != "binding":
         return None
-    return EXCEPTION_TO_RE.match(evidence.text) or RIGHT_NOT_APPLYING_RE.search(evidence.text)
+    return exception_to(evidence.text)
 
 
 def _lift_unmet_thresholds(question: str, evidence: list[Evidence], grades: list[ChunkGrade]) -> None:

@@ -8,6 +8,7 @@ With the reference boost, chunks that carry an article reference the question na
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -30,7 +31,7 @@ from db.store import (
 from generation.blocks import onward_pointers
 from language.expansion import expansion_terms
 from language.question import compared_terms
-from language.references import citation_tokens, question_tokens
+from language.references import citation_tokens, exception_to, question_tokens
 from language.series import MAX_MEMBERS, asked_series, member_citations, right_granted, rights_asked
 from language.words import words
 from retrieval.embedder import Embedder
@@ -45,6 +46,9 @@ FOLLOW_FROM = 10  # citations are followed from this many of the best candidates
 FOLLOW_LIMIT = 12  # provisions brought in by following, at most
 COMPARED_K = 3  # candidates searched for each of two things a question compares
 MAX_ARTICLES = 500  # an instrument's articles read for the ones granting a right
+EXCEPTIONS_FROM = 5  # the paragraphs excepting from this many of the best binding candidates are brought in
+MAX_ARTICLE_CHUNKS = 60  # an article's chunks read for its exceptions
+_PARAGRAPH_RE = re.compile(r"[^(]+\((\d+)\)")  # "EHDS Art. 53(1)": a paragraph of an article
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,7 @@ class Retriever:
         found = rank(query_vector, lists, k, options, self.reader.store().stored_chunks)
         if options.follow_citations:
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
+            found += self.exceptions(query, query_vector, found, filters)
         for term in compared_terms(query) or ():  # "the difference between a controller and a processor": each one's
             seen = {e.chunk_id for e in found}  # definition, which a search for the pair may rank out of the pool
             found += [
@@ -184,6 +189,25 @@ class Retriever:
             else e
             for e in found
         ]
+
+    def exceptions(
+        self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None
+    ) -> list[Evidence]:
+        """The paragraphs of a best binding candidate's article that except from or limit it ("Only public sector
+        bodies ... may access ... for the purposes referred to in paragraph 1, points (a), (b) and (c)" for 53(1)'s
+        purposes): they change the answer that paragraph gives, yet share few words with the question, so a search
+        ranks them out of the pool. Graded on their merits; grading keeps one beside the paragraph it excepts."""
+        excepted: dict[str, set[str]] = {}  # document -> its paragraphs among the best
+        for e in [c for c in candidates if c.authority == "binding"][:EXCEPTIONS_FROM]:
+            if paragraph := _PARAGRAPH_RE.fullmatch(e.citation):
+                excepted.setdefault(e.doc_id, set()).add(paragraph[1])
+        tokens: list[str] = []
+        for doc_id, paragraphs in excepted.items():
+            for chunk in self.reader.store().payloads({**(filters or {}), "doc_id": doc_id}, MAX_ARTICLE_CHUNKS):
+                named = exception_to(str(chunk.get("text", "")))
+                if named and paragraphs & set(re.findall(r"\d+", named["named"])):
+                    tokens += citation_tokens(str(chunk.get("citation", "")))[-1:]
+        return self.referenced(query, query_vector, tokens, filters, candidates, len(tokens))
 
     def followed(
         self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None

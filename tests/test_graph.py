@@ -1009,6 +1009,22 @@ def test_a_following_statement_saying_what_the_question_asks_and_the_lead_does_n
     assert {c.citation for c in record.citations} >= {"GDPR Art. 22(1)", "GDPR Art. 22(3)"}
 
 
+def test_a_paragraph_limiting_the_points_of_another_is_found_and_follows_only_those_points(make_services):
+    """53(2) limits 53(1)'s purposes (a) to (c) to public sector bodies; it shares no word with "private firm" and
+    ranked out of the pool: a best paragraph's exceptions are fetched from its article and graded on their merits."""
+    services = make_services()
+    statistics = run_graph("private firm wants EHDS data for official statistics", services, allow_web=False)
+    assert [c.citation for c in statistics.citations] == ["EHDS Art. 53(1)", "EHDS Art. 53(2)"], statistics.answer
+    assert "Only public sector bodies" in statistics.answer
+    teaching = run_graph(
+        "I lecture on a nursing degree and would like real hospital data for teaching. Is teaching an allowed purpose"
+        " for EHDS secondary use?",
+        services,
+        allow_web=False,
+    )
+    assert "education or teaching" in teaching.answer and "Only public sector bodies" not in teaching.answer
+
+
 def test_a_statement_about_the_contrary_kind_does_not_lead(make_services):
     """The commentary's "opt out of secondary use at any time" scored highest for the primary use opt-out."""
     record = run_graph(
