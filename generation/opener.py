@@ -215,9 +215,14 @@ _IN_A_SUBORDINATE_RE = re.compile(r"\b(?:until|unless|before|after|once)\b[^,;:]
 _SUBORDINATORS = frozenset("before after until unless because while once whereas although".split())
 
 
+# "Will they let me know ...?" is "Will they tell me ...?"
+_LET_KNOW_RE = re.compile(r"\blet (me|us|him|her|them|you) know\b", re.I)
+
+
 def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
     """The asking sentence's words and where its first party word is (None when it names none)."""
-    tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", question_sentence(question)))
+    asking = _LET_KNOW_RE.sub(r"tell \1", question_sentence(question))
+    tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", asking))
     # the asking clause, not a clause it subordinates ("will the result pop up before any doctor has talked to me?":
     # the result, not the doctor)
     tokens = tokens[: next((i for i, w in enumerate(tokens) if i > 1 and w in _SUBORDINATORS), len(tokens))]

@@ -1024,7 +1024,17 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(uses?|used)\b.{0,40}\b(forbidden|banned|not allowed)\b",
         "prohibited uses",
     ),
-    (r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b", "restriction of processing"),
+    (
+        r"\bstop (them |the \w+ )?(from )?using\b|\bfreez\w*|\bput (\w+ ){0,2}on hold\b|\bput a hold on\b",
+        "restriction of processing",
+    ),
+    # the use restricted starts again: "before they start using it normally again", "when the hold is lifted"
+    (
+        r"\b(start|begin|resume|go back to) (using|processing) (it|them|my \w+|the \w+)( \w+)? (normally )?again\b"
+        r"|\b(lift|lifted|lifting|remove|removed|end|ended) (the |that )?(hold|restriction|freeze)\b"
+        r"|\b(hold|restriction|freeze) (is |was |has been )?(lifted|removed|ended)\b|\bunfreez\w*",
+        "restriction of processing is lifted",
+    ),
     # software or systems no longer supported by their makers: unsupported systems (NDG standard 8)
     (
         r"\b(no longer|not|never) (gets?|getting|receiv\w*|being) (\w+ )?(updates|updated|patch\w*|support\w*)\b"

@@ -110,6 +110,9 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     conditional = "The controller may charge a reasonable fee unless the request is the first one."
     assert yes_no_opener("Can the hospital charge a fee?", conditional) == "Yes, subject to conditions: "
     assert yes_no_opener("Can I see who looked at my record?", "Access logs shall be kept for three years.") == ""
+    # "let me know" is telling: the law's "inform" rules on it
+    informed = "The controller shall inform the data subject before the restriction of processing is lifted."
+    assert yes_no_opener("Will they let me know before they use it again?", informed).startswith("Yes")
     # a phrase set off by commas between the modal and its verb, unless it negates
     apart = "The controller must, without undue delay, communicate it."
     assert yes_no_opener("Do they have to tell me?", apart) == "Yes: "

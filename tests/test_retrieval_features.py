@@ -393,6 +393,12 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Who tests our plan for coping with a cyber attack?", "continuity plan", "free look"),
         ("My records are in Ireland and I now live in Spain.", "Member State", "third country"),
         ("Once it's up and running, how often should we check the sharing?", "continuing use", "breach"),
+        (
+            "Will they tell me before they start using it normally again?",
+            "restriction of processing is lifted",
+            "breach",
+        ),
+        ("They put a hold on using my record.", "restriction of processing", "breach"),
         ("Which code does a video consultation get?", "virtual", "breach"),
         ("Is drug rehab covered?", "addictive condition", "breach"),
         ("Kidney stones - is there a wait before the rider pays?", "stones in the gall bladder", "breach"),
