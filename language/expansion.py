@@ -41,14 +41,18 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|their|our|a|the) (patient'?s? )?(records?|data|notes|information)\b)"
         # "How long has the hospital got to send me a copy of my records?": the same request, by what it brings
         r"|\bhow (long|quickly|soon|fast)\b.{0,40}\b(send|give|provide|hand over)\b.{0,30}\b(my|his|her|their|the "
-        r"patient'?s?) (medical |health )?(records?|notes|data|file)\b",
+        r"patient'?s?) (medical |health )?(records?|notes|data|file)\b"
+        # "I asked the trust for a copy of my records. How long are they allowed to take?"
+        r"|\b(asked|requested|applied)\b.{0,40}?\bcop(y|ies) of (my|his|her|their|the patient'?s?) (\w+ ){0,2}?"
+        r"(records?|notes|data|file)\b.{0,120}\bhow (long|quickly|soon|fast)\b",
         "information on action taken on a request within one month",
     ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),
     # a use of information that goes on after it starts: the Caldicott "continuing use", to be reviewed
     (
         r"\bonce (it'?s|it is|they'?re|they are|we'?re|we are) (up and )?(running|going|live|in place|set up)\b"
-        r"|\b(ongoing|regular|routine) (sharing|transfers?|uses?|data flows?)\b",
+        r"|\b(ongoing|on-going|regular|routine|standing|daily|weekly|monthly|nightly) (sharing|transfers?|uses?"
+        r"|(data )?flows?|feeds?|extracts?|uploads?)\b",
         "continuing use reviewed regularly",
     ),
     # staff whose role needs little of the record seeing all of it: access on a need-to-know basis

@@ -516,6 +516,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 16",
             "rectification of inaccurate personal data",
         ),
+        (  # the time to answer a request for a copy of one's records is 12(3)'s, not EHDS 9(2)'s three years of logs
+            "I asked the hospital trust for a copy of my records. How long are they legally allowed to take?",
+            "GDPR Art. 12(3)",
+            "within one month",
+        ),
         (  # a record saying what is not so is inaccurate data: it was refused, the penicillin allergy drawing the
             # patient's records and the FHIR allergy profile
             "My GP record says I'm allergic to penicillin but I'm not. Can I get that corrected, and how quickly?",

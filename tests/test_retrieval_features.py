@@ -399,6 +399,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
             "breach",
         ),
         ("They put a hold on using my record.", "restriction of processing", "breach"),
+        ("I asked the trust for a copy of my records. How long can they take?", "within one month", "breach"),
+        ("What do the principles expect for an ongoing flow like that?", "continuing use", "breach"),
         ("Which code does a video consultation get?", "virtual", "breach"),
         ("Is drug rehab covered?", "addictive condition", "breach"),
         ("Kidney stones - is there a wait before the rider pays?", "stones in the gall bladder", "breach"),
