@@ -1259,7 +1259,9 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bbreach (log|register)s?\b"
         # "a letter went to the wrong patient ... do we still need to keep any record of it?"
         r"|(?=.*\b(breach\w*|incidents?|leak\w*|wrong (patient|person|address))\b).*\b(keep|kept|keeping|maintain\w*)"
-        r" (a |an |our |any )?(record|log|note)s? of (it|them|this|that)\b",
+        r" (a |an |our |any )?(record|log|note)s? of (it|them|this|that)\b"
+        # "do breaches we don't report still need logging?", "must every incident be logged?"
+        r"|\b(breach\w*|incidents?)\b.{0,60}\b(logg(ed|ing)|recorded|documented|written down)\b",
         "document any personal data breaches",
     ),
     (
