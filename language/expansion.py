@@ -917,7 +917,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\bdiagnosed (\w+ ){0,2}(years|months) ago\b|\bhad (it|this|that) (for|since) (years|ages|\d+ years)\b",
         "pre-existing disease",
     ),
-    (r"\b(having a baby|give birth|giving birth|childbirth|pregnan\w*)\b", "maternity delivery"),
+    (
+        r"\b(hav(e|ing) a baby|give birth|giving birth|childbirth|pregnan\w*|caesarean|c-section"
+        r"|deliver(y|ies) (costs?|expenses|bills?|charges))\b",
+        "maternity delivery",
+    ),
     # a stay or an operation arranged ahead: what a wording calls planned (against an emergency)
     (r"\b(booked|scheduled|arranged|lined up|coming up)\b", "planned"),
     (r"\b(private|single|deluxe) room\b", "room rent room category"),
