@@ -914,7 +914,10 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(before|prior to) (i |we |they |he |she )?(joined|joining|enrolled|enrolling|signed up|bought|buying"
         r"|took out|taking out|the (policy|cover|rider) (started|began))\b|\bdiagnosed before\b|\bexisting condition\b"
         # "diagnosed years ago", "I've had it for years"
-        r"|\bdiagnosed (\w+ ){0,2}(years|months) ago\b|\bhad (it|this|that) (for|since) (years|ages|\d+ years)\b",
+        r"|\bdiagnosed (\w+ ){0,2}(years|months) ago\b|\bhad (it|this|that) (for|since) (years|ages|\d+ years)\b"
+        # "I was treated for a heart condition last year - do I have to wait before that's covered?"
+        r"|\b(treated|diagnosed|seen|operated on) for (\w+ ){1,4}?(last|the previous) (year|month|winter|summer"
+        r"|spring|autumn)\b|\b(treated|diagnosed) (\w+ ){0,2}(years|months) (ago|before)\b",
         "pre-existing disease",
     ),
     (
