@@ -46,7 +46,7 @@ from language.analysis import (
     variants_named,
 )
 from language.coherence import needs_antecedent, reads_as_label, refers_to_what_precedes
-from language.expansion import bridged_words, bridges, expansion_terms
+from language.expansion import INSTRUMENT_NAMES, bridged_words, bridges, expansion_terms
 from language.passages import Statement, statements
 from language.question import (
     ANSWER_TYPE_WORDS,
@@ -495,6 +495,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
     classified = classified_as(question)
     happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
+    event = _event_words(question)
     recipient = _recipient(question)
     asked = asked_about(question, analysis)
     benefit_named = max(  # the most asked words a benefit's own name says (its heading and benefit name)
@@ -543,6 +544,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         ):
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
+        score += CUE_BONUS if event & {w[:CASE_STEM] for w in words(statement.text)} else 0.0
         score += RECIPIENT_BONUS if recipient and recipient <= set(words(statement.text)) else 0.0
         # a provision's case, not a wording's preconditions ("If a claim is admitted under Clause 3.1, ... will pay")
         if block.document_type != "policy_wording" and _for_another_case(statement.text, described):
@@ -646,6 +648,19 @@ _HAS_HAPPENED_RE = re.compile(
     r"|\b(?:marked|flagged|set|listed|recorded)\b[^.?!,;]{0,40}?\bas (\w+ed)\b",
     re.I,
 )
+
+
+# "What happens to the data once my permit runs out?": what follows an event, said by the statement naming it
+_WHAT_HAPPENS_RE = re.compile(
+    r"\bwhat (?:happens|will happen|would happen)\b[^?]*?\b(?:once|when|after|if|as soon as)\s+(?P<event>[^?,;]+)", re.I
+)
+
+
+def _event_words(question: str) -> set[str]:
+    """The stems of the law's terms for the event a "what happens once ..." question names ("runs out": expires)."""
+    match = _WHAT_HAPPENS_RE.search(question)
+    termed = [t for t in expansion_terms(match["event"]) if t not in INSTRUMENT_NAMES] if match else []
+    return {w[:CASE_STEM] for w in words(" ".join(termed))}
 
 
 def _after_what_happened(happened: list[str], text: str) -> bool:

@@ -516,6 +516,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 16",
             "rectification of inaccurate personal data",
         ),
+        (  # what follows the event asked about ("runs out": the permit's expiry), not the permit's general rule
+            "What happens to the data sitting in the secure processing environment once my EHDS data permit runs out?",
+            "EHDS Art. 68(12)",
+            "deleted within six months of the expiry of the data permit",
+        ),
         (  # the time to answer a request for a copy of one's records is 12(3)'s, not EHDS 9(2)'s three years of logs
             "I asked the hospital trust for a copy of my records. How long are they legally allowed to take?",
             "GDPR Art. 12(3)",
