@@ -644,6 +644,7 @@ def _boilerplate(seen: set[tuple[str, str]]) -> bool:
 # ...": a statement of what follows it
 _HAS_HAPPENED_RE = re.compile(
     r"\b(?:has|have) (?:just |already |now |recently )?been (\w+(?:ed|en|wn|t))\b"
+    r"|\b(?:was|were) (?:just |already |now |recently |finally )?(\w+(?:ed|en|wn))\b"  # "Our permit was granted"
     # "We've marked the record as restricted": the state it has been put in
     r"|\b(?:marked|flagged|set|listed|recorded)\b[^.?!,;]{0,40}?\bas (\w+ed)\b",
     re.I,
@@ -663,14 +664,21 @@ def _event_words(question: str) -> set[str]:
     return {w[:CASE_STEM] for w in words(" ".join(termed))}
 
 
+# the texts' word for what a question says happened: a permit "granted" is "issued"
+_SAME_EVENT = {"granted": "issued", "given": "issued", "approved": "issued"}
+
+
 def _after_what_happened(happened: list[str], text: str) -> bool:
     """The statement says what follows an event the question says has happened (`happened`: "issued" for "has
     just been issued" / "Once the data permit has been issued, ..."), not how that event comes about."""
     return any(
         re.match(
-            rf"^\W*(?:once|after|where|when|if)\b[^,.;]{{0,80}}\b(?:has|have) been {re.escape(done)}\b", text, re.I
+            rf"^\W*(?:once|after|where|when|if)\b[^,.;]{{0,80}}\b(?:has|have) been (?:{re.escape(done)}|{said})\b",
+            text,
+            re.I,
         )
         for done in happened
+        for said in [re.escape(_SAME_EVENT.get(done.lower(), done))]
     )
 
 

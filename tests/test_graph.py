@@ -516,6 +516,12 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 16",
             "rectification of inaccurate personal data",
         ),
+        (  # what follows the permit "granted" (the law: "Once the data permit has been issued"), not how it is issued
+            "Our data permit was granted last week. Once the access body has received the data from the hospitals, how"
+            " long will it be before we can actually work with it?",
+            "EHDS Art. 68(7)",
+            "Once the data permit has been issued",
+        ),
         (  # what follows the event asked about ("runs out": the permit's expiry), not the permit's general rule
             "What happens to the data sitting in the secure processing environment once my EHDS data permit runs out?",
             "EHDS Art. 68(12)",
