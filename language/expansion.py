@@ -428,6 +428,13 @@ EXPANSIONS: list[tuple[str, str]] = [
     # "I said yes to ...", "we ticked the box": consent given
     (r"\b(said yes|agreed|ticked (the|a) box|signed up)\b(?= to\b)", "consent given"),
     (r"\b(legal|lawful) (reasons?|bases|basis|grounds?)\b|\bjustification\b", "lawful basis lawfulness of processing"),
+    # "They turned down our application. Do they have to tell us why?": the reasons for a refusal
+    (
+        r"\b(tell|told|explain\w*|say|said) (to )?(us|me|them|him|her|the \w+) why\b"
+        r"|\bgive (us |me |them )?(any |a |their )?reasons?\b|\bwithout (giving |any )?(a )?reasons?\b",
+        "reasons justification",
+    ),
+    (r"\b(turned|turning|turns) (it |them |us |me )?down\b|\brejected\b|\bdeclined\b", "refuse refusal"),
     (r"\b(fine|fines|penalty|penalties|sanction)\b", "administrative fines"),
     # several infringements in one processing: the fines are not added up, the gravest sets the cap (83(3))
     (

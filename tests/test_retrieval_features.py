@@ -399,6 +399,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
             "breach",
         ),
         ("They put a hold on using my record.", "restriction of processing", "breach"),
+        ("They turned down our application. Do they have to tell us why?", "justification", "breach"),
+        ("They turned down our application. Do they have to tell us why?", "refusal", "breach"),
         ("I was treated for a heart condition last year - do I have to wait?", "pre-existing disease", "breach"),
         ("We're hoping to have a baby. When do delivery costs get paid?", "maternity", "breach"),
         ("Can we improve the delivery of care with EHDS data?", "", "maternity"),  # the delivery of care is not a birth
