@@ -56,6 +56,7 @@ _LAW_VERBS = {
         ("delete remove wipe", "erase"),
         ("send", "transmit transfer"),
         ("tell warn", "inform notify communicate"),
+        ("justify", "give state provide"),  # "tell us why" / "shall give the applicant a justification"
         ("demand", "insist"),
         ("make force oblige compel", "require order"),  # "Can the authority make us tell them?" / "may require"
         ("collect gather", "acquire obtain"),
@@ -215,13 +216,15 @@ _IN_A_SUBORDINATE_RE = re.compile(r"\b(?:until|unless|before|after|once)\b[^,;:]
 _SUBORDINATORS = frozenset("before after until unless because while once whereas although".split())
 
 
-# "Will they let me know ...?" is "Will they tell me ...?"
+# "Will they let me know ...?" is "Will they tell me ...?"; "Do they have to tell us why?" asks for a justification
 _LET_KNOW_RE = re.compile(r"\blet (me|us|him|her|them|you) know\b", re.I)
+_TELL_WHY_RE = re.compile(r"\b(?:tell|explain to) (me|us|him|her|them|you) why\b", re.I)
 
 
 def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
     """The asking sentence's words and where its first party word is (None when it names none)."""
-    asking = _LET_KNOW_RE.sub(r"tell \1", question_sentence(question))
+    sentence = question_sentence(question)
+    asking = _TELL_WHY_RE.sub(r"justify to \1", _LET_KNOW_RE.sub(r"tell \1", sentence))
     tokens = _party_words_in_order(_CONDITION_FIRST_RE.sub("", asking))
     # the asking clause, not a clause it subordinates ("will the result pop up before any doctor has talked to me?":
     # the result, not the doctor)
@@ -230,7 +233,22 @@ def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
         return tokens, 1
     # "the individual rider", "the group scheme": a word naming the policy's kind is not a party
     parties = (i for i, w in enumerate(tokens) if w in _ALL_PARTIES and tokens[i + 1 : i + 2] != ("rider",))
-    return tokens, next(parties, None)
+    at = next(parties, None)
+    if at is not None and tokens[at] == "they" and (named := _scene_party(question, sentence)):
+        tokens = (*tokens[:at], named, *tokens[at + 1 :])  # "The access body turned us down. Do they ...?": the body
+    return tokens, at
+
+
+def _scene_party(question: str, asking: str) -> str:
+    """The party the sentence before the asking one opens with, when it is not the asker ("The health data access
+    body has turned down our application."), or ''."""
+    scene = question[: question.rfind(asking)] if asking in question else ""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", scene.strip()) if s]
+    if not sentences:
+        return ""
+    tokens = _party_words_in_order(sentences[-1])
+    first = next((w for w in tokens if w in _ALL_PARTIES), "")
+    return "" if first in _FIRST_PERSON or first in ("we", "us", "they", "you") else first
 
 
 def _asked_party(question: str) -> str:

@@ -110,6 +110,10 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     conditional = "The controller may charge a reasonable fee unless the request is the first one."
     assert yes_no_opener("Can the hospital charge a fee?", conditional) == "Yes, subject to conditions: "
     assert yes_no_opener("Can I see who looked at my record?", "Access logs shall be kept for three years.") == ""
+    # "they" of the asking sentence is the party the scene opened with; "tell us why" is asking for a justification
+    refusal = "A health data access body that refuses to issue a data permit shall give the applicant a justification."
+    asked = "The health data access body has turned down our application. Do they have to tell us why?"
+    assert yes_no_opener(asked, refusal) == "Yes: "
     # "let me know" is telling: the law's "inform" rules on it
     informed = "The controller shall inform the data subject before the restriction of processing is lifted."
     assert yes_no_opener("Will they let me know before they use it again?", informed).startswith("Yes")

@@ -1242,14 +1242,15 @@ def test_a_tool_processing_every_patient_s_health_data_is_large_scale_and_the_dp
 
 def test_member_states_are_no_member_and_informing_each_other_does_not_tell_the_asker(make_services):
     # "Member States shall provide ..." read as a member's act, and "shall inform each other" as telling "us", both
-    # opened "Yes:"; the refusal's justification (68(9)) answers "Do they have to tell us why?"
+    # opened "Yes:"; the refusal's justification (68(9)) answers "Do they have to tell us why?", and only it says yes
+    # ("they": the access body the scene opens with; "tell us why": give a justification)
     record = ask_offline(
         make_services,
         "The health data access body turned down our application. Do they have to tell us why, and could they have"
         " offered us something short of a full permit instead?",
     )
     assert record.citations[0].citation == "EHDS Art. 68(9)", record.answer
-    assert not record.answer.startswith("Yes")
+    assert record.answer.startswith("Yes: a health data access body that refuses to issue a data permit shall give")
 
 
 @pytest.mark.parametrize(
