@@ -199,7 +199,9 @@ _CONDITION_FIRST_RE = re.compile(
     r"^\s*(?:if|when|where|once|after|before)\b[^,?]*,\s*"
     # "Under the EHDS can I ...?": the law it asks under is not the party
     r"|^\s*(?:under|according to|in line with)\s+(?:the\s+)?(?:[\w@-]+(?:\s+|,\s*)){1,5}?"
-    r"(?=(?:can|could|may|must|do|does|is|are|should|will|would|shall)\b)",
+    r"(?=(?:can|could|may|must|do|does|is|are|should|will|would|shall)\b)"
+    # "EHDS: can I edit my doctor's entries": the topic typed before the question
+    r"|^\s*[\w@' -]{1,40}:\s*(?=(?:can|could|may|must|do|does|is|are|should|will|would|shall)\b)",
     re.I,
 )
 

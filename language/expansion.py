@@ -1260,6 +1260,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(electronic health |health |medical )?(records?|ehrs?|notes|file)\b",
         "insert information in their own EHR",
     ),
+    # "can I edit my doctor's entries?", "could she change what I've written?": what health professionals inserted
+    (
+        r"\b(edit|change|alter|amend|delete|remove|overwrite|rewrite)\w*\b.{0,30}\b((my|the|her|his|their) "
+        r"(doctor|gp|nurse|clinician|consultant|surgeon)'?s?'? (entries|notes|entry|note|records?)"
+        r"|what (i|the doctor|my doctor|the gp|the nurse|a clinician|the clinician)('ve| has| have)? "
+        r"(written|wrote|entered|recorded))\b",
+        "directly alter information health professionals have inserted",
+    ),
     (r"(?<!data )\bbreach(es)?\b", "personal data breach"),
     # "checked by anyone outside": an audit, by third parties
     (

@@ -110,6 +110,11 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     conditional = "The controller may charge a reasonable fee unless the request is the first one."
     assert yes_no_opener("Can the hospital charge a fee?", conditional) == "Yes, subject to conditions: "
     assert yes_no_opener("Can I see who looked at my record?", "Access logs shall be kept for three years.") == ""
+    # a topic typed before the question ("EHDS: can I ...") is not its party
+    alter = (
+        "Neither natural persons nor their representatives shall be able to directly alter what professionals inserted."
+    )
+    assert yes_no_opener("EHDS: can I edit my doctor's entries", alter) == "No: "
     # "they" of the asking sentence is the party the scene opened with; "tell us why" is asking for a justification
     refusal = "A health data access body that refuses to issue a data permit shall give the applicant a justification."
     asked = "The health data access body has turned down our application. Do they have to tell us why?"

@@ -399,6 +399,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
             "breach",
         ),
         ("They put a hold on using my record.", "restriction of processing", "breach"),
+        ("EHDS: can I edit my doctor's entries", "directly alter", "breach"),
+        ("Could she change what I've written in her record?", "directly alter", "breach"),
         ("They turned down our application. Do they have to tell us why?", "justification", "breach"),
         ("They turned down our application. Do they have to tell us why?", "refusal", "breach"),
         ("I was treated for a heart condition last year - do I have to wait?", "pre-existing disease", "breach"),
