@@ -443,7 +443,8 @@ def answer_type_of(question: str) -> tuple[AnswerType, str]:
 # "Is that profiling?", "Does this count as a data breach?", "Does that make it a processor?": whether a situation is
 # what the law defines
 _CLASSIFIED_AS_RE = re.compile(
-    r"\b(?:is|are|does|do|would|will|could) (?:that|this|it|these|they|those|he|she) (?:still |really |actually )?"
+    r"\b(?:is|are|does|do|would|will|could) (?:that|this|it|these|they|those|he|she) "
+    r"(?:still |really |actually |even |also )?"
     r"(?P<how>count as |amount to |constitute |qualify as |be |be considered |be classed as |be treated as "
     # "Is he covered as a Member?": whether the case is what a wording defines
     r"|(?:be )?(?:covered|insured|accepted) as "

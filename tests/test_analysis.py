@@ -453,3 +453,18 @@ def test_a_text_about_the_contrary_kind_is_told_apart():
     # a question naming both kinds (a comparison) sets neither aside
     assert not says_the_contrary_kind("primary versus secondary use?", "For secondary use ...")
     assert says_the_contrary_kind("Is an out-patient scan covered?", "In-patient Hospitalisation expenses ...")
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("Does that even count as a personal data breach?", "personal data breach"),
+        ("Is that profiling in GDPR terms?", "profiling"),
+        ("Would he be covered as a Member?", "Member"),
+        ("How long do we have?", ""),
+    ],
+)
+def test_the_term_a_yes_no_question_asks_its_situation_to_fall_under(question, term):
+    from language.analysis import classified_as
+
+    assert classified_as(question) == term
