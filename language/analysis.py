@@ -548,6 +548,15 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
     return None
 
 
+_POLICY_WORDS_RE = re.compile(r"\b(cover\w*|insur\w*|polic(y|ies)|riders?|plans?|pay\w*|claims?|benefits?)\b", re.I)
+
+
+def _of_a_policy(question: str) -> bool:
+    """A question about what something pays for is one of a policy when the question says so: "keep sending her
+    offers" is no benefit a wording offers."""
+    return domain_of(question, False) == "insurance" or bool(_POLICY_WORDS_RE.search(question))
+
+
 def asks_about_cover(question: str) -> bool:
     """Whether a policy question asks what the wording pays for (a benefit, an exclusion, a limit), which
     only a clause on cover, exclusions, waiting periods or limits can answer."""
@@ -654,7 +663,7 @@ def analyse(question: str) -> QuestionAnalysis:
         medical_advice=is_medical_advice(question),
         list_of=_LISTED_AS.get(list_of.group(0).lower(), list_of.group(0).lower()) if list_of else None,
         across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
-        about_cover=answer_type in ("yes_no", "amount") and asks_about_cover(question),
+        about_cover=answer_type in ("yes_no", "amount") and asks_about_cover(question) and _of_a_policy(question),
         feature=next(filter(None, map(feature_asked, _QUESTION_SENTENCE_RE.findall(question))), None)
         or feature_asked(question),  # "How much no-claim bonus do I get? Does the sum insured go up?": the bonus
     )

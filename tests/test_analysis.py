@@ -468,3 +468,10 @@ def test_the_term_a_yes_no_question_asks_its_situation_to_fall_under(question, t
     from language.analysis import classified_as
 
     assert classified_as(question) == term
+
+
+def test_a_question_about_what_something_offers_is_about_cover_only_when_it_is_of_a_policy():
+    marketing = "She objects to our emails. Do we have any room to keep sending her offers?"
+    assert not analyse(marketing).about_cover  # its refusal is no "absent from the wording"
+    assert analyse("Does the rider offer a gym membership?").about_cover
+    assert analyse("Is a hearing aid covered?").about_cover
