@@ -580,7 +580,7 @@ _FEATURE_RE = re.compile(
     rf"|^\W*what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|my|our|their|its|(?:[a-z]+\s)?[a-z]+'s)\s+{_FEATURE_PHRASE}{_FEATURE_END}"
     # "Does the rider cover dental treatment?", "Is dental treatment covered?"
     r"|\b(?:rider|policy|plan|insurer|company|insurance|cover|it|they)\s+"
-    r"(?:covers?|pays? (?:for|towards)|reimburses?)\s+"
+    r"(?:covers?|pays?(?: for| towards)?|reimburses?)\s+"
     rf"(?:(?:a|an|any|some|my|our|his|her|their|the)\s+)?{_FEATURE_PHRASE}{_FEATURE_END}"
     rf"|^\W*(?:is|are)\s+(?:(?:a|an|the|my|our)\s+)?{_FEATURE_PHRASE}\s+"
     r"(?:covered|excluded|included|payable|reimbursed|reimbursable)\b",

@@ -370,6 +370,7 @@ def test_when_a_duty_arises_is_a_condition_and_by_when_it_is_done_a_deadline():
         ("I'm leaving my job. What happens to my group cover, and is there a way to keep it going?", None),
         ("Is there any chance the rider pays if I was drunk?", None),  # words that frame the question name nothing
         ("Is there a way to get a loyalty discount on the group rider?", "loyalty discount"),  # ... the thing after
+        ("Will my rider pay my lawyer's fees for the case?", "lawyer's fees"),  # paid without "for"
         # a phrasal verb's particle is no part of the thing: the premium is what comes back
         ("If I cancel my rider halfway through the year, do I get any premium back?", "premium"),
     ],
