@@ -340,6 +340,39 @@ def _from_records(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
             first, *rest = _naming_sentences(found, blocks)
             return [f"Yes: {first}", *rest]
         return _not_recorded(question, blocks) or None
-    if analysis.answer_type in ("list", "explanation") or kinds_asked(question, analysis) or fields_asked(question):
+    kinds = kinds_asked(question, analysis)
+    if analysis.answer_type == "yes_no" and kinds and not fields_asked(question):
+        # "Is he allergic to aspirin?", "does his record show an allergy to it?": the entry of that kind naming it
+        found = [(i, items) for i, items in _asked_items(question, blocks) if blocks[i].section in kinds]
+        if found:
+            answered = {f"[Source {i + 1}]" for i, _ in found}
+            # what else the record says of the kinds asked about ("he is on aspirin": his medications)
+            besides = [s for s in one_patient_each(question, analysis, blocks) if not any(a in s for a in answered)]
+            return [
+                *(
+                    f"Yes: the record of {_who(blocks[i])} shows {_entries(blocks[i].section, len(items))}: "
+                    f"{'; '.join(items)} [Source {i + 1}]."
+                    for i, items in found
+                ),
+                *besides,
+            ]
+    if analysis.answer_type in ("list", "explanation") or kinds or fields_asked(question):
         return one_patient_each(question, analysis, blocks) or None
     return None
+
+
+def _entries(section: str, count: int) -> str:
+    """ "an allergy or intolerance", "2 encounters": entries of a record section, as a yes answer names them."""
+    return _ONE_OF.get(section, "an entry") if count == 1 else f"{count} {section.lower()}"
+
+
+# one entry of a record section, as a yes answer names it
+_ONE_OF = {
+    "Allergies and intolerances": "an allergy or intolerance",
+    "Conditions": "a condition",
+    "Medications": "a medication",
+    "Encounters": "an encounter",
+    "Observations": "an observation",
+    "Procedures": "a procedure",
+    "Immunisations": "an immunisation",
+}

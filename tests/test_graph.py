@@ -293,6 +293,23 @@ def test_asked_whether_a_patient_has_a_condition_by_its_lay_name_the_record_says
     assert "pat-00" not in lacks.answer.replace("pat-0013", "")  # no other patient
 
 
+def test_asked_whether_a_record_of_a_kind_names_something_the_entry_says_yes_and_the_scene_s_record_follows(
+    make_services,
+):
+    """ "Is he allergic to aspirin?" listed every allergy without saying yes; the scene ("is on aspirin") is his
+    medication record, which follows. Never another patient's."""
+    record = run_graph(
+        "Mohammed Costa is on aspirin - does his record show an allergy to it?", make_services(), allow_web=False
+    )
+    assert record.answer.startswith(
+        "Yes: the record of Mohammed Costa (pat-0010) shows an allergy or intolerance: Aspirin"
+    ), record.answer
+    assert (
+        "Amoxicillin" not in record.answer.split("[Source")[0] and "Aspirin 75mg dispersible tablets" in record.answer
+    )
+    assert "pat-00" not in record.answer.replace("pat-0010", "")
+
+
 @pytest.mark.parametrize(
     ("question", "stated"),
     [
