@@ -462,7 +462,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|transcribes|types|prints|scans|digitises|codes|analyses|shreds|posts)\b"
         r"|(sends|runs|provides) (our|the|its|their)\b)"
         r"|\b(company|firm|business|start-?up|supplier|contractor|vendor) to (handle|process|store|host|manage"
-        r"|transcribe|type|print|scan|digitise|code|analyse|shred|destroy)\b",
+        r"|transcribe|type|print|scan|digitise|code|analyse|shred|destroy)\b"
+        # "a booking system run by a software company", "an IT supplier"
+        r"|\b(system|service|software|app|platform|portal)s? (run|hosted|provided|supplied|operated|built) by"
+        r" (a|an|the) (\w+ ){0,2}(company|firm|supplier|provider|vendor|contractor)\b"
+        r"|\b(software|it|tech|technology|app|saas) (company|firm|supplier|provider|vendor|contractor)s?\b",
         "processor",
     ),
     # choosing a processor: what the controller must be satisfied of first (Art. 28(1))
@@ -483,7 +487,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     # the contract with a processor: what it must set out (Art. 28(3))
     (
         r"\b(data )?processing (contract|agreement)s?\b|\b(contract|agreement)s? with (a|our|the|their) (data )?"
-        r"processors?\b|\bprocessor (contract|agreement)s?\b|\bdpa\b(?= (contract|agreement|template|clauses?))",
+        r"processors?\b|\bprocessor (contract|agreement)s?\b|\bdpa\b(?= (contract|agreement|template|clauses?))"
+        # "a system run by a software company. What has to be in our contract with them?"
+        r"|(?=.*\b(software|it|tech|technology|cloud|hosting|app|saas) (company|firm|supplier|provider|vendor)\b)"
+        r".*\b(contract|agreement)s? with (them|it|the (company|firm|supplier|provider|vendor))\b",
         "processing by a processor governed by a contract or other legal act",
     ),
     (
