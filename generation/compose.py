@@ -220,7 +220,11 @@ _MUST_RE = re.compile(r"\b(must|shall|(is|are) (required|obliged) to|(has|have) 
 _MAXIMUM_QUESTION_RE = re.compile(
     r"\b(longest|maximum|at most|upper limit|cap)\b|\bthe most\b(?! (common|important|likely|recent|usual))", re.I
 )
-_MAXIMUM_RE = re.compile(r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than)\b", re.I)
+# ... or that there is none ("No limit shall apply to Room Rent")
+_MAXIMUM_RE = re.compile(
+    r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than|no (sub-?)?limit|unlimited)\b",
+    re.I,
+)
 # an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
 _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admissible)\b", re.I)
 
@@ -228,7 +232,7 @@ _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admis
 # Words every question about a policy's cover shares: they never show that a clause is about the thing asked.
 _COVER_QUESTION_WORDS = frozenset(
     words(
-        "individual group family floater member person insured year month day week time free each every health "
+        "individual group family floater member person insured year month day week time free each every per health "
         "hospital hospitalisation treatment expenses cost costs charge charges fee fees bill pay paid payment claim "
         "money get give offer "
         "include provide benefit need want stay company employer scheme plan join fix done surgery operation "
@@ -806,7 +810,9 @@ def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
 
 
 # a period or requirement set aside: "The waiting period for Pre-existing Diseases is waived for all Insured Persons"
-_SET_ASIDE_RE = re.compile(r"\b(waived|no waiting period|(does|shall|will) not apply|from the first day)\b", re.I)
+_SET_ASIDE_RE = re.compile(
+    r"\b(waived|no waiting period|(does|shall|will) not apply|from the first day|no (sub-?)?limit|unlimited)\b", re.I
+)
 
 
 def _states_fact(fact_kind: re.Pattern[str], option: Option, block: Evidence, subject: Subject) -> bool:

@@ -595,6 +595,19 @@ def test_a_benefit_clause_s_own_exception_is_stated_as_not_covered(make_services
     assert evidence[match.group(2)].metadata["coverage_type"] == "covered"  # the clause itself is a benefit
 
 
+def test_asked_the_maximum_a_clause_saying_there_is_no_limit_answers(make_services):
+    """The group rider has no room rent limit; asked the maximum per day, the daily cash benefit's "Rs. 1,500 per
+    day, up to a maximum of 45 days" led, its "per" read as part of what was asked about."""
+    record = run_graph(
+        "What is the maximum room rent I can claim per day on the group rider?",
+        make_services(),
+        collection="insurance",
+        allow_web=False,
+    )
+    assert record.citations[0].citation == f"{GROUP} cl. 6.2", record.answer
+    assert record.answer.startswith("No limit shall apply to Room Rent")
+
+
 def test_the_asker_s_own_act_is_answered_by_the_clause_giving_it_to_their_kind_of_party(make_services):
     """ "If I cancel ..., do I get any premium back?" was refused as a benefit the wording never names ("premium
     back"), then led by the insurer's right to cancel for fraud: the policyholder's own cancellation answers."""
