@@ -1648,7 +1648,7 @@ def _scope_for_the_case(lead: Option, candidates: list[Option], blocks: list[Evi
     def applying(option: Option) -> bool:  # a point, with the sentence announcing its list
         return bool(_APPLYING_RE.search(_cue_text(option.statement, blocks[option.block])))
 
-    if not lead.cue or not applying(lead):
+    if not lead.cue or not applying(lead) or not _APPLYING_RE.search(question):  # asked whether it applies
         return lead
     asked = content_terms(question) - _NOT_CASE_WORDS
 
@@ -1812,7 +1812,12 @@ def _list_for_its_lead_in(lead: Option, candidates: list[Option], question: str,
     if not point.marker or not point.lead_in or named_point or set(words(point.text)) & content_terms(question):
         return lead
     whole = _lead_in_of(lead, candidates)
-    return whole if whole is not None and len(whole.statement.whole.split()) <= LIST_MAX_WORDS else lead
+    if whole is None:
+        return lead
+    # the cases a right or duty holds in ("where one of the following grounds applies: ...") are quoted whole as
+    # the cases asked for are: one ground alone reads as the only one
+    limit = CASES_MAX_WORDS if _ANY_OF_RE.search(whole.statement.text) else LIST_MAX_WORDS
+    return whole if len(whole.statement.whole.split()) <= limit else lead
 
 
 def _join_points(points: tuple[str, ...]) -> str:

@@ -51,6 +51,7 @@ _LAW_VERBS = {
     for plains, law in (
         ("need", "require"),
         ("get obtain", "obtain access seek"),
+        ("ask request", "obtain request"),  # "Can a patient ask us to delete ...?" / "has the right to obtain erasure"
         ("use", "applicable available"),  # "Can I use the free look period?" / "is not applicable to this Group Policy"
         ("change edit amend correct fix", "alter amend modify rectify"),
         ("delete remove wipe", "erase"),

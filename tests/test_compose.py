@@ -110,6 +110,9 @@ def test_yes_no_opens_with_yes_or_no_only_for_the_act_asked_about():
     conditional = "The controller may charge a reasonable fee unless the request is the first one."
     assert yes_no_opener("Can the hospital charge a fee?", conditional) == "Yes, subject to conditions: "
     assert yes_no_opener("Can I see who looked at my record?", "Access logs shall be kept for three years.") == ""
+    # a right to obtain something is what one may ask for
+    erasure = "The data subject has the right to obtain from the controller the erasure of personal data."
+    assert yes_no_opener("Can a patient ask us to delete their records?", erasure) == "Yes: "
     # a topic typed before the question ("EHDS: can I ...") is not its party
     alter = (
         "Neither natural persons nor their representatives shall be able to directly alter what professionals inserted."

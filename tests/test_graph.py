@@ -1058,6 +1058,15 @@ def test_a_paragraph_limiting_the_points_of_another_is_found_and_follows_only_th
     assert "education or teaching" in teaching.answer and "Only public sector bodies" not in teaching.answer
 
 
+def test_a_right_held_in_any_of_several_cases_is_quoted_with_every_case(make_services):
+    """17(1)'s six grounds run to 187 words: one ground, quoted alone because it scored a hair above the others,
+    read as the only case in which a patient may have records erased."""
+    record = run_graph("Can a patient ask us to delete their records?", make_services(), allow_web=False)
+    first = record.answer.split("[Source")[0]
+    assert first.startswith("Yes, subject to conditions: the data subject has the right to obtain"), record.answer
+    assert all(f"({letter})" in first for letter in "abcdef")
+
+
 def test_a_statement_about_the_contrary_kind_does_not_lead(make_services):
     """The commentary's "opt out of secondary use at any time" scored highest for the primary use opt-out."""
     record = run_graph(
