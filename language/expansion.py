@@ -1254,6 +1254,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|notes|my data|my file)\b",
         "refuse to act on the request manifestly unfounded or excessive",
     ),
+    # ... and what the controller then owes the person: the reasons and the remedies, within a month (Art. 12(4))
+    (
+        r"\b(decided?|decision|chose|choose|choosing|going) not to (act|action|comply|go ahead|erase|delete|do it)\b"
+        r"|\bnot (to )?act(ing)? on (the|a|their|his|her|this|that) request\b"
+        r"|\b(refus\w*|turn\w* down|reject\w*|declin\w*) (the|a|their|his|her|this|that) request\b"
+        r"(?=.{0,120}\b(tell|inform|say|explain|let)\b)",
+        "does not take action on the request reasons for not taking action lodging a complaint",
+    ),
     (
         r"\bcharge (me|us|them|a fee)?\b|\bpay for (a )?cop(y|ies)\b|\bfor free\b|\bfree of charge\b"
         r"|\bpay (\w+ ){0,2}(to )?(see|get|access|read|view)\b.{0,30}\b(records?|notes|data|file)\b"
