@@ -936,7 +936,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\b(hav(e|ing) a baby|give birth|giving birth|childbirth|pregnan\w*|caesarean|c-section"
-        r"|deliver(y|ies) (costs?|expenses|bills?|charges))\b",
+        r"|deliver(y|ies) (costs?|expenses|bills?|charges)|(the|her|a|my|our) (baby's )?birth)\b",
         "maternity delivery",
     ),
     # a stay or an operation arranged ahead: what a wording calls planned (against an emergency)

@@ -595,6 +595,15 @@ def test_a_benefit_clause_s_own_exception_is_stated_as_not_covered(make_services
     assert evidence[match.group(2)].metadata["coverage_type"] == "covered"  # the clause itself is a benefit
 
 
+def test_the_birth_asked_about_is_the_wording_s_maternity_cover_not_a_benefit_it_never_names(make_services):
+    """ "Will the group rider cover the birth?" was refused: no clause says "birth" (5.15 says "childbirth")."""
+    record = run_graph(
+        "My wife is pregnant. Will the group rider cover the birth?", make_services(), collection="insurance"
+    )
+    assert record.status == "answered", record.status_detail
+    assert "Maternity Expenses" in record.answer and record.citations[0].citation.startswith(GROUP)
+
+
 def test_asked_the_maximum_a_clause_saying_there_is_no_limit_answers(make_services):
     """The group rider has no room rent limit; asked the maximum per day, the daily cash benefit's "Rs. 1,500 per
     day, up to a maximum of 45 days" led, its "per" read as part of what was asked about."""

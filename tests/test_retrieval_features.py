@@ -409,6 +409,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("They turned down our application. Do they have to tell us why?", "refusal", "breach"),
         ("I was treated for a heart condition last year - do I have to wait?", "pre-existing disease", "breach"),
         ("We're hoping to have a baby. When do delivery costs get paid?", "maternity", "breach"),
+        ("My wife is pregnant. Will the group rider cover the birth?", "maternity", "breach"),
+        ("What is her date of birth?", "", "maternity"),
         ("Can we improve the delivery of care with EHDS data?", "", "maternity"),  # the delivery of care is not a birth
         ("do breaches we don't report still need logging", "document any personal data breaches", "rectification"),
         ("I asked the trust for a copy of my records. How long can they take?", "within one month", "breach"),
