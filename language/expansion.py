@@ -58,7 +58,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     # staff whose role needs little of the record seeing all of it: access on a need-to-know basis
     (
         r"\b(receptionists?|admin(istrative)? staff|clerks?|secretar(y|ies)|porters?|volunteers?|non-clinical staff)\b"
-        r".{0,60}\b(see|open|view|read|look at|access)\b",
+        r".{0,60}\b(see|open|view|read|look at|access)\b"
+        # "everyone on both teams can see every field": more than each one needs
+        r"|\b(everyone|everybody|anyone|all (the )?staff)\b.{0,40}\b(can|could|gets? to) (see|open|view|read|access)"
+        r" (every|all|everything|any)\b",
         "access to confidential information strict need-to-know basis items they need to see",
     ),
     # a consultation by video or phone: a virtual encounter
