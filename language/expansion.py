@@ -755,6 +755,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         "representative proxy access",
     ),
     (r"\b(cross[- ]border|another eu country|abroad in the eu|travel)\b", "MyHealth@EU cross-border"),
+    # something set up in one country used in another: "will that authorisation also work across the border?"
+    (
+        r"\b(work|valid|recogni[sz]ed|accepted|usable|used|count)\b.{0,30}\b(across|over) the border\b"
+        r"|\b(work|valid|recogni[sz]ed|accepted|usable)\b.{0,20}\bin (another|other) (eu |member )?(country|countries"
+        r"|state|states)\b",
+        "interoperable among Member States",
+    ),
     (r"\b(re-?use[ds]?|re-?using|secondary)\b", "secondary use"),
     (
         r"\b(stumble (up)?on|come across|discover|find) (something|anything)\b|\b(incidental|unexpected) findings?\b",
