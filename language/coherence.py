@@ -64,7 +64,9 @@ _ORPHAN_RE = re.compile(
     r"|In (?:such|this|that|these|those|either|any such) (?:a )?(?:cases?|events?|circumstances?|situations?)"
     r"|For (?:this|that|these|those|such) purposes?"
     # "Under that accelerated procedure, ...", not "Under this Regulation, ..." (which names its document)
-    r"|(?:Under|By|Within|After|Before|Through|During|From|For|With|In) (?:that|this|these|those|such) (?![A-Z]))\b"
+    r"|(?:Under|By|Within|After|Before|Through|During|From|For|With|In) (?:that|this|these|those|such) (?![A-Z])"
+    # "If that other processor fails to fulfil its obligations, ...": the condition names what the sentence before did
+    r"|(?:If|Where|When|Once|Unless) (?:that|those|such) (?![A-Z]))\b"
 )
 # "At the request of the health data user, that duration may be extended": the pointer follows a fronted phrase
 _FRONTED_POINTER_RE = re.compile(r"^([^,;:()]{3,80}),\s+(?:that|this|these|those|such(?! as\b))\s+([a-z][\w-]*)")

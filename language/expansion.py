@@ -505,6 +505,11 @@ EXPANSIONS: list[tuple[str, str]] = [
         r" (firm|company|provider|supplier|contractor|vendor)s?\b",
         "engage another processor prior written authorisation",
     ),
+    # whose fault a sub-processor's failure is: the processor that engaged it stays liable (Art. 28(4))
+    (
+        r"(?=.*\bsub-?(contract\w*|processor)s?\b).*\b(problem|fault|responsib\w*|liab\w*|blame\w*|to blame)\b",
+        "initial processor remain fully liable to the controller for that other processor's obligations",
+    ),
     (
         # a place is where data go only when the question sends them there ("the rules in the United States"
         # asks about another regime, which the grader refuses)

@@ -254,6 +254,9 @@ def test_pointing_back_and_needing_the_sentence_before():
     assert needs_antecedent("It shall be as set out in paragraph 2.")
     # a preposition before the pointer ("Under that accelerated procedure"), not before a document's own name
     assert needs_antecedent("Under that accelerated procedure, the body shall issue or refuse a data permit.")
+    # a condition on what the sentence before named ("If that other processor fails ..."), not on a thing it names
+    assert needs_antecedent("If that other processor fails to fulfil its obligations, the processor remains liable.")
+    assert not needs_antecedent("If the processor fails to fulfil its obligations, it remains liable.")
     assert needs_antecedent("Within that period, the health data access body shall decide.")
     assert not points_back("Under this Regulation, the controller is responsible.")
     assert not points_back("Misuse, such as opening a relative's record out of curiosity, is unauthorised access.")

@@ -399,6 +399,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
             "breach",
         ),
         ("They put a hold on using my record.", "restriction of processing", "breach"),
+        ("Our supplier says the subcontractor's loss is its problem, not theirs.", "fully liable", "breach"),
         ("Will that authorisation also work across the border?", "interoperable among Member States", "breach"),
         ("Everyone on both teams can see every field.", "need-to-know", "breach"),
         ("We decided not to act on her request. What must we tell her?", "reasons for not taking action", "breach"),
