@@ -239,7 +239,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     # a health insurance fund paying a patient back: the social security or reimbursement services a record may be
     # sent to
-    (r"\b(health insurance fund|sickness fund|insurance fund)\b", "social security reimbursement services"),
+    (
+        r"\b(health insurance fund|sickness fund|insurance fund|benefits? (office|agency)|(disability|sickness|welfare)"
+        r" (allowance|benefits?|payments?))\b",
+        "social security reimbursement services",
+    ),
     # ("an appointment" is a patient's visit, not a designation)
     (r"\bappoint(s|ed|ing)?\b|\bset(s|ting)? up (a|an|one|its|their)\b", "designate"),
     # EU law calls the countries Member States; their own rules are further conditions of Member State law

@@ -376,6 +376,7 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("I bumped my sum insured up last month.", "afresh", "breach"),
         ("HR asked us to pay the claim into the company's account.", "Master Policyholder", "breach"),
         ("My Belgian health insurance fund needs my record to reimburse me.", "reimbursement services", "premiums"),
+        ("The benefits office wants part of my record for my disability allowance.", "social security", "premiums"),
         # what a privacy notice tells people is the information to give, not a breach's communication
         ("What must a privacy notice tell people?", "information to be provided", "communication to the data"),
         ("Physio bills after my discharge: when must I send them in?", "submit claim documents", "breach"),
