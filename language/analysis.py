@@ -79,8 +79,9 @@ _RULES: list[tuple[AnswerType, str]] = [
     ),
     (  # "Which Caldicott principle is about complying with the law?": the answer names a provision
         "provision",
-        r"^\W*(which|what) ((?!(does|do|did|is|are|must|should|can|will|would)\b)\w+ )?(principles?|articles?"
-        r"|standards?|sections?|clauses?|provisions?|chapters?|rules?|paragraphs?)\b(?!\s*\d)"
+        r"^\W*(which|what) ((?!(does|do|did|is|are|must|should|can|will|would)\b)[\w-]+ ){0,2}(principles?|articles?"
+        r"|standards?|sections?|clauses?|provisions?|chapters?|rules?|paragraphs?|conditions?|exceptions?|exemptions?"
+        r"|legal bas[ie]s|lawful bas[ie]s)\b(?!\s*\d)"
         r".{0,80}\b(says?|is about|are about|covers?|deals? with|requires?|sets? out"
         r"|governs?|gives?|protects?|talks? about|mentions?|explains?|applies)\b",
     ),

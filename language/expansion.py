@@ -543,6 +543,17 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"trade union|(political|religious|philosophical) (group|body|organisation|party))\b",
         "not-for-profit body members legitimate activities",
     ),
+    # an epidemic: public health, serious cross-border threats to health (GDPR Art. 9(2)(i), EHDS Art. 53(1)(a))
+    (
+        r"\b(outbreaks?|epidemics?|pandemics?|infectious diseases?|contagious|contact tracing|covid\w*)\b",
+        "public interest in the area of public health serious cross-border threats to health",
+    ),
+    # whether an employee is fit to work: occupational medicine, the assessment of working capacity (Art. 9(2)(h))
+    (
+        r"\b(fit|fitness|unfit) (to|for) (go back to |return to |resume )?(work|duty|duties|driving|drive|his job"
+        r"|her job|their job)\b|\breturn(ing)? to work\b|\boccupational (health|medicine|physician|doctor|nurse)\b",
+        "preventive or occupational medicine assessment of the working capacity of the employee",
+    ),
     (
         r"\b(employment law|sick(ness)? (records?|notes?|leave|absence)|occupational|staff sickness|"
         r"(hr|human resources)|social security|benefits? (claims?|agency))\b",

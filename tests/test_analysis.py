@@ -476,3 +476,12 @@ def test_a_question_about_what_something_offers_is_about_cover_only_when_it_is_o
     assert not analyse(marketing).about_cover  # its refusal is no "absent from the wording"
     assert analyse("Does the rider offer a gym membership?").about_cover
     assert analyse("Is a hearing aid covered?").about_cover
+
+
+def test_which_condition_or_exemption_covers_a_case_asks_for_a_provision():
+    question = (
+        "I need his GP reports. Which GDPR special-category condition covers processing his health data for that?"
+    )
+    assert analyse(question).answer_type == "provision"
+    assert analyse("Which conditions does pat-0001 have?").answer_type == "list"  # a patient's, not the law's
+    assert analyse("Which conditions are covered by the rider?").answer_type == "list"

@@ -400,6 +400,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
             "breach",
         ),
         ("They put a hold on using my record.", "restriction of processing", "breach"),
+        ("I must advise whether the driver is fit to go back to driving.", "working capacity", "breach"),
+        ("The agency tracks an infectious disease outbreak across borders.", "cross-border threats", "breach"),
         ("Our supplier says the subcontractor's loss is its problem, not theirs.", "fully liable", "breach"),
         ("Will that authorisation also work across the border?", "interoperable among Member States", "breach"),
         ("Everyone on both teams can see every field.", "need-to-know", "breach"),
