@@ -500,6 +500,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     classified = classified_as(question)
     happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
     event = _event_words(question)
+    claim_deadline = bool(_OWN_CLAIM_DEADLINE_RE.search(question))
     recipient = _recipient(question)
     asked = asked_about(question, analysis)
     benefit_named = max(  # the most asked words a benefit's own name says (its heading and benefit name)
@@ -549,6 +550,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += CUE_BONUS if event & {w[:CASE_STEM] for w in words(statement.text)} else 0.0
+        # asked by when a claim must be made, a claims clause answers before a waiting period of the same benefit
+        score += CUE_BONUS if claim_deadline and block.metadata.get("section_key") == "claims" else 0.0
         score += RECIPIENT_BONUS if recipient and recipient <= set(words(statement.text)) else 0.0
         # a provision's case, not a wording's preconditions ("If a claim is admitted under Clause 3.1, ... will pay")
         if block.document_type != "policy_wording" and _for_another_case(statement.text, described):
@@ -754,7 +757,9 @@ class Subject:
 # the claims procedure ("after discharge" is when the period starts, not the benefit asked about)
 _OWN_CLAIM_DEADLINE_RE = re.compile(
     r"\b(how long|how many days|by when|how soon|how quickly|within what time)\b[^?]{0,30}\b(i|we) (have|need|must|"
-    r"got|should)\b[^?]{0,15}\b(claim|submit|file|lodge|notify|inform|tell|send)\b",
+    r"got|should)\b[^?]{0,15}\b(claim|submit|file|lodge|notify|inform|tell|send)\b"
+    # "What's the deadline for notifying a critical illness claim?"
+    r"|\b(deadline|time limit)\b[^?]{0,15}\b(for|to) (claiming|notifying|submitting|filing|lodging|making)\b",
     re.I,
 )
 

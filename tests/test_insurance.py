@@ -604,6 +604,16 @@ def test_the_birth_asked_about_is_the_wording_s_maternity_cover_not_a_benefit_it
     assert "Maternity Expenses" in record.answer and record.citations[0].citation.startswith(GROUP)
 
 
+def test_asked_the_deadline_for_a_claim_the_claims_clause_answers_before_the_benefit_s_waiting_period(make_services):
+    question = (
+        "A policyholder on the individual rider was diagnosed with kidney failure on 3 March and rang us today. What's"
+        " the deadline for notifying a critical illness claim, and what do we need from her?"
+    )
+    record = run_graph(question, make_services(), collection="insurance", allow_web=False)
+    assert record.citations[0].citation == f"{INDIVIDUAL} cl. 7.5", record.answer
+    assert "within 30 days of diagnosis" in record.answer.split("[Source")[0]
+
+
 def test_asked_the_maximum_a_clause_saying_there_is_no_limit_answers(make_services):
     """The group rider has no room rent limit; asked the maximum per day, the daily cash benefit's "Rs. 1,500 per
     day, up to a maximum of 45 days" led, its "per" read as part of what was asked about."""
