@@ -545,8 +545,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     # an epidemic: public health, serious cross-border threats to health (GDPR Art. 9(2)(i), EHDS Art. 53(1)(a))
     (
-        r"\b(outbreaks?|epidemics?|pandemics?|infectious diseases?|contagious|contact tracing|covid\w*)\b",
-        "public interest in the area of public health serious cross-border threats to health",
+        r"\b(infectious diseases?|(disease|infection) outbreaks?|epidemics?|pandemics?|contagious|contact tracing"
+        r"|covid\w*)\b",
+        "serious cross-border threats to health",
     ),
     # whether an employee is fit to work: occupational medicine, the assessment of working capacity (Art. 9(2)(h))
     (
