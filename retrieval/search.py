@@ -47,8 +47,8 @@ FOLLOW_LIMIT = 12  # provisions brought in by following, at most
 COMPARED_K = 3  # candidates searched for each of two things a question compares
 MAX_ARTICLES = 500  # an instrument's articles read for the ones granting a right
 EXCEPTIONS_FROM = 5  # the paragraphs excepting from this many of the best binding candidates are brought in
-MAX_ARTICLE_CHUNKS = 60  # an article's chunks read for its exceptions
-_PARAGRAPH_RE = re.compile(r"[^(]+\((\d+)\)")  # "EHDS Art. 53(1)": a paragraph of an article
+MAX_ARTICLE_CHUNKS = 40  # an article's chunks read for its exceptions
+_PARAGRAPH_RE = re.compile(r"([^(]+)\((\d+)\)")  # "EHDS Art. 53(1)": a paragraph of an article
 
 
 @dataclass(frozen=True)
@@ -197,16 +197,23 @@ class Retriever:
         bodies ... may access ... for the purposes referred to in paragraph 1, points (a), (b) and (c)" for 53(1)'s
         purposes): they change the answer that paragraph gives, yet share few words with the question, so a search
         ranks them out of the pool. Graded on their merits; grading keeps one beside the paragraph it excepts."""
-        excepted: dict[str, set[str]] = {}  # document -> its paragraphs among the best
+        excepted: dict[str, set[str]] = {}  # article ("EHDS Art. 53") -> its paragraphs among the best
         for e in [c for c in candidates if c.authority == "binding"][:EXCEPTIONS_FROM]:
             if paragraph := _PARAGRAPH_RE.fullmatch(e.citation):
-                excepted.setdefault(e.doc_id, set()).add(paragraph[1])
+                excepted.setdefault(paragraph[1], set()).add(paragraph[2])
+        if not excepted:
+            return []
+        # every binding chunk of those articles, by the article's own reference token (an official text is one
+        # document of hundreds of chunks: its articles, not the document, are read)
+        articles = [token for article in excepted for token in citation_tokens(article)[-1:]]
+        binding = {**(filters or {}), "refs": articles, "authority": "binding"}
         tokens: list[str] = []
-        for doc_id, paragraphs in excepted.items():
-            for chunk in self.reader.store().payloads({**(filters or {}), "doc_id": doc_id}, MAX_ARTICLE_CHUNKS):
-                named = exception_to(str(chunk.get("text", "")))
-                if named and paragraphs & set(re.findall(r"\d+", named["named"])):
-                    tokens += citation_tokens(str(chunk.get("citation", "")))[-1:]
+        for chunk in self.reader.store().payloads(binding, MAX_ARTICLE_CHUNKS * len(articles)):
+            citation = str(chunk.get("citation", ""))
+            named = exception_to(str(chunk.get("text", "")))
+            article = citation.rsplit("(", 1)[0]
+            if named and excepted.get(article, set()) & set(re.findall(r"\d+", named["named"])):
+                tokens += citation_tokens(citation)[-1:]
         return self.referenced(query, query_vector, tokens, filters, candidates, len(tokens))
 
     def followed(
