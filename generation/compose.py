@@ -53,6 +53,7 @@ from language.question import (
     compared_terms,
     content_terms,
     defined_term,
+    kinds_set_against,
     says_the_contrary_kind,
 )
 from language.references import (
@@ -221,9 +222,9 @@ _MAXIMUM_QUESTION_RE = re.compile(
     r"\b(longest|maximum|at most|upper limit|cap)\b|\bthe most\b(?! (common|important|likely|recent|usual))", re.I
 )
 # ... or that there is none ("No limit shall apply to Room Rent")
+_NO_LIMIT = r"no (sub-?)?limit|unlimited"
 _MAXIMUM_RE = re.compile(
-    r"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than|no (sub-?)?limit|unlimited)\b",
-    re.I,
+    rf"\b(not exceeding|maximum|at most|up to|no longer than|no more than|not more than|{_NO_LIMIT})\b", re.I
 )
 # an exclusion clause that only lists what it excludes ("Contraception, sterilisation, ...") says so here
 _EXCLUDES_RE = re.compile(r"\bexclu\w*|\bnot (be )?(liable|covered|payable|admissible)\b", re.I)
@@ -501,6 +502,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
     event = _event_words(question)
     claim_deadline = bool(_OWN_CLAIM_DEADLINE_RE.search(question))
+    contrary_kinds = kinds_set_against(question)
     recipient = _recipient(question)
     asked = asked_about(question, analysis)
     benefit_named = max(  # the most asked words a benefit's own name says (its heading and benefit name)
@@ -583,7 +585,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += QUOTED_BONUS if any(q in statement.text.lower() for q in quoted) else 0.0
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
-        score -= CONTRARY_KIND_PENALTY if says_the_contrary_kind(question, statement.whole) else 0.0
+        score -= CONTRARY_KIND_PENALTY if says_the_contrary_kind(contrary_kinds, statement.whole) else 0.0
         out.append(Option(index, statement, support.score, score, cue, short, boilerplate))
     return out
 
@@ -816,7 +818,7 @@ def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
 
 # a period or requirement set aside: "The waiting period for Pre-existing Diseases is waived for all Insured Persons"
 _SET_ASIDE_RE = re.compile(
-    r"\b(waived|no waiting period|(does|shall|will) not apply|from the first day|no (sub-?)?limit|unlimited)\b", re.I
+    rf"\b(waived|no waiting period|(does|shall|will) not apply|from the first day|{_NO_LIMIT})\b", re.I
 )
 
 
@@ -1526,17 +1528,6 @@ def _states_sum_asked(question: str, text: str) -> bool:
     return not asked or bool(asked & set(words(text))) or nothing_to_pay
 
 
-def _states_a_sum(question: str, options: list[Option], blocks: list[Evidence]) -> bool:
-    """Asked for a sum of money, an answer needs a statement giving one (see _states_sum_asked): when none of the
-    evidence does ("how much compensation can I get?", "the maximum fine for a researcher" answered with a
-    three-month period), a statement about the subject is not an answer, and the honest one is that the sources do
-    not say."""
-    return any(
-        o.support >= MIN_SUPPORT and _states_sum_asked(question, _cue_text(o.statement, blocks[o.block]))
-        for o in options
-    )
-
-
 _NOTHING_TO_PAY = frozenset({"free of charge", "without charge", "no fee"})
 # sums of a kind of their own, which another sum does not state (a cost or a charge is what is paid for something)
 _NAMED_SUM_RE = re.compile(r"\b(compensation|fin(?:e|es|ed)|fees?|premiums?)\b", re.I)
@@ -1963,15 +1954,7 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         leads = candidates
         first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     first = _first_part_first(question, first, candidates, blocks, embed)
-    if (
-        first is None
-        or (blocks[first.block].confidence is not None and first.score < MIN_LEAD_SCORE)
-        or (
-            analysis.answer_type == "amount"
-            and _MONEY_QUESTION_RE.search(question)
-            and not _states_a_sum(question, candidates, blocks)
-        )
-    ):
+    if first is None or (blocks[first.block].confidence is not None and first.score < MIN_LEAD_SCORE):
         return REFUSAL
     lead: Option | None = first
     antecedent = None
@@ -2068,7 +2051,8 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         sentences.append(f"{text[:-1]} [Source {option.block + 1}].")
     answer = " ".join(sentences)
     if analysis.answer_type == "amount" and _MONEY_QUESTION_RE.search(question):
-        # asked how much, an answer stating no sum of what was asked is no answer (the evidence's sums are another's)
+        # asked how much, an answer stating no sum of what was asked is no answer ("how much compensation can I
+        # get?" answered with a three-month period, a fine with "free of charge"): the sources do not say
         if not any(_states_sum_asked(question, s) for s in sentences):
             return REFUSAL
     return answer

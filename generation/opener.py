@@ -13,6 +13,7 @@ from generation.blocks import ONLY_SOME
 from language.analysis import question_sentence
 from language.expansion import bridges
 from language.question import content_terms
+from language.sentences import split_sentences
 from language.words import words
 
 # "must, without undue delay, communicate": a phrase set off by commas (not a negation) may stand between the
@@ -245,11 +246,10 @@ def _party_at(question: str) -> tuple[tuple[str, ...], int | None]:
 def _scene_party(question: str, asking: str) -> str:
     """The party the sentence before the asking one opens with, when it is not the asker ("The health data access
     body has turned down our application."), or ''."""
-    scene = question[: question.rfind(asking)] if asking in question else ""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", scene.strip()) if s]
-    if not sentences:
+    scene = split_sentences(question[: question.rfind(asking)]) if asking in question else []
+    if not scene:
         return ""
-    tokens = _party_words_in_order(sentences[-1])
+    tokens = _party_words_in_order(scene[-1])
     first = next((w for w in tokens if w in _ALL_PARTIES), "")
     return "" if first in _FIRST_PERSON or first in ("we", "us", "they", "you") else first
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from language.question import POLICY_FRAME_RE
 from language.references import NHS_NUMBER_RE, instrument_named, parse_references
 from language.words import STOPWORDS
 
@@ -549,13 +550,13 @@ def domain_of(question: str, patient_named: bool) -> Domain | None:
     return None
 
 
-_POLICY_WORDS_RE = re.compile(r"\b(cover\w*|insur\w*|polic(y|ies)|riders?|plans?|pay\w*|claims?|benefits?)\b", re.I)
+_PAYING_RE = re.compile(r"\b(pay\w*|claims?|benefits?)\b", re.I)
 
 
-def _of_a_policy(question: str) -> bool:
+def _of_a_policy(question: str, domain: Domain | None) -> bool:
     """A question about what something pays for is one of a policy when the question says so: "keep sending her
     offers" is no benefit a wording offers."""
-    return domain_of(question, False) == "insurance" or bool(_POLICY_WORDS_RE.search(question))
+    return domain == "insurance" or bool(POLICY_FRAME_RE.search(question) or _PAYING_RE.search(question))
 
 
 def asks_about_cover(question: str) -> bool:
@@ -652,6 +653,7 @@ def analyse(question: str) -> QuestionAnalysis:
     variant = _VARIANT_RE.search(question)
     plain = {v for pattern, v in _PLAIN_VARIANTS if pattern.search(question)}
     list_of = _LIST_OF_RE.search(question) if answer_type == "list" else None
+    domain = domain_of(question, bool(patient_ids or nhs_numbers))
     return QuestionAnalysis(
         answer_type=answer_type,
         because=because,
@@ -660,11 +662,13 @@ def analyse(question: str) -> QuestionAnalysis:
         patient_ids=patient_ids,
         nhs_numbers=nhs_numbers,
         variant=variant.group(1).lower() if variant else (plain.pop() if len(plain) == 1 else None),
-        domain=domain_of(question, bool(patient_ids or nhs_numbers)),
+        domain=domain,
         medical_advice=is_medical_advice(question),
         list_of=_LISTED_AS.get(list_of.group(0).lower(), list_of.group(0).lower()) if list_of else None,
         across_patients=across_patients(question) and not (patient_ids or nhs_numbers),
-        about_cover=answer_type in ("yes_no", "amount") and asks_about_cover(question) and _of_a_policy(question),
+        about_cover=answer_type in ("yes_no", "amount")
+        and asks_about_cover(question)
+        and _of_a_policy(question, domain),
         feature=next(filter(None, map(feature_asked, _QUESTION_SENTENCE_RE.findall(question))), None)
         or feature_asked(question),  # "How much no-claim bonus do I get? Does the sum insured go up?": the bonus
     )

@@ -216,15 +216,16 @@ _KIND_RES = {
 }
 
 
-def says_the_contrary_kind(question: str, text: str) -> bool:
-    """The text speaks of the kind contrary to one the question names and never of the named one."""
-    for pair in _CONTRARY_KINDS:
-        for named, contrary in (pair, pair[::-1]):
-            if (
-                _KIND_RES[named].search(question)
-                and not _KIND_RES[contrary].search(question)
-                and _KIND_RES[contrary].search(text)
-                and not _KIND_RES[named].search(text)
-            ):
-                return True
-    return False
+def kinds_set_against(question: str) -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
+    """(named, contrary) for each kind the question names without naming its contrary."""
+    return [
+        (_KIND_RES[named], _KIND_RES[contrary])
+        for pair in _CONTRARY_KINDS
+        for named, contrary in (pair, pair[::-1])
+        if _KIND_RES[named].search(question) and not _KIND_RES[contrary].search(question)
+    ]
+
+
+def says_the_contrary_kind(kinds: list[tuple[re.Pattern[str], re.Pattern[str]]], text: str) -> bool:
+    """The text speaks of the contrary of a kind the question names (`kinds_set_against`) and never of the kind."""
+    return any(contrary.search(text) and not named.search(text) for named, contrary in kinds)

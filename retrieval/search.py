@@ -210,9 +210,9 @@ class Retriever:
         tokens: list[str] = []
         for chunk in self.reader.store().payloads(binding, MAX_ARTICLE_CHUNKS * len(articles)):
             citation = str(chunk.get("citation", ""))
+            paragraph = _PARAGRAPH_RE.fullmatch(citation)
             named = exception_to(str(chunk.get("text", "")))
-            article = citation.rsplit("(", 1)[0]
-            if named and excepted.get(article, set()) & set(re.findall(r"\d+", named["named"])):
+            if paragraph and named and excepted.get(paragraph[1], set()) & set(re.findall(r"\d+", named["named"])):
                 tokens += citation_tokens(citation)[-1:]
         return self.referenced(query, query_vector, tokens, filters, candidates, len(tokens))
 

@@ -443,17 +443,18 @@ def test_paperwork_is_a_list_of_documents():
 
 
 def test_a_text_about_the_contrary_kind_is_told_apart():
-    from language.question import says_the_contrary_kind
+    from language.question import kinds_set_against, says_the_contrary_kind
 
-    question = "is the EHDS primary use opt-out reversible"
-    assert says_the_contrary_kind(question, "Natural persons have the right to opt out ... for secondary use.")
+    kinds = kinds_set_against("is the EHDS primary use opt-out reversible")
+    assert says_the_contrary_kind(kinds, "Natural persons have the right to opt out ... for secondary use.")
     assert not says_the_contrary_kind(
-        question, "... even if the patient has exercised the right to opt out in primary use"
+        kinds, "... even if the patient has exercised the right to opt out in primary use"
     )
-    assert not says_the_contrary_kind(question, "Both primary and secondary use are covered.")
+    assert not says_the_contrary_kind(kinds, "Both primary and secondary use are covered.")
     # a question naming both kinds (a comparison) sets neither aside
-    assert not says_the_contrary_kind("primary versus secondary use?", "For secondary use ...")
-    assert says_the_contrary_kind("Is an out-patient scan covered?", "In-patient Hospitalisation expenses ...")
+    assert not says_the_contrary_kind(kinds_set_against("primary versus secondary use?"), "For secondary use ...")
+    outpatient = kinds_set_against("Is an out-patient scan covered?")
+    assert says_the_contrary_kind(outpatient, "In-patient Hospitalisation expenses ...")
 
 
 @pytest.mark.parametrize(
