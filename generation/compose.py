@@ -636,11 +636,16 @@ _ALL_PARTY_WORDS = frozenset(
 )
 
 
+_PERSON_WORDS = frozenset(words("patient patients person people individual individuals"))
+
+
 def _recipient(question: str) -> set[str]:
     """The words naming whom the question says something must reach ("senior management"), or none: a statement
     saying who else is told (the supervisory authority) answers another duty."""
     match = _RECIPIENT_RE.search(question_sentence(question))
     who = set(words(match.group("who"))) if match else set()
+    if who & _PERSON_WORDS:  # "tell the patients affected": the law's data subject
+        return set(words("data subject"))
     return who - _ALL_PARTY_WORDS
 
 

@@ -533,6 +533,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 16",
             "rectification of inaccurate personal data",
         ),
+        (  # the patients told are the data subjects of 34(1), not the supervisory authority of 33(1)'s 72 hours
+            "How long do I have after a data breach before I must tell the patients affected?",
+            "GDPR Art. 34(1)",
+            "without undue delay, communicate the breach to the data subject",
+        ),
         (  # what follows the permit "granted" (the law: "Once the data permit has been issued"), not how it is issued
             "Our data permit was granted last week. Once the access body has received the data from the hospitals, how"
             " long will it be before we can actually work with it?",
