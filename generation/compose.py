@@ -636,7 +636,7 @@ _ALL_PARTY_WORDS = frozenset(
 )
 
 
-_PERSON_WORDS = frozenset(words("patient patients person people individual individuals"))
+_PERSONS_RE = re.compile(r"\b(patients?|people|persons?|individuals?)\b", re.I)  # not "personal data"
 
 
 def _recipient(question: str) -> set[str]:
@@ -644,7 +644,7 @@ def _recipient(question: str) -> set[str]:
     saying who else is told (the supervisory authority) answers another duty."""
     match = _RECIPIENT_RE.search(question_sentence(question))
     who = set(words(match.group("who"))) if match else set()
-    if who & _PERSON_WORDS:  # "tell the patients affected": the law's data subject
+    if match and _PERSONS_RE.search(match.group("who")):  # "tell the patients affected": the law's data subject
         return set(words("data subject"))
     return who - _ALL_PARTY_WORDS
 

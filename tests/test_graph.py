@@ -533,6 +533,11 @@ def test_a_question_asking_two_kinds_of_record_gets_both(make_services):
             "GDPR Art. 16",
             "rectification of inaccurate personal data",
         ),
+        (  # a personal data breach is no person to be told: the controller notifies the supervisory authority
+            "How long does a controller have to notify a personal data breach?",
+            "GDPR Art. 33(1)",
+            "72 hours",
+        ),
         (  # the patients told are the data subjects of 34(1), not the supervisory authority of 33(1)'s 72 hours
             "How long do I have after a data breach before I must tell the patients affected?",
             "GDPR Art. 34(1)",
