@@ -27,6 +27,7 @@ from generation.opener import (
     ASKS_COST_RE,
     EXCEPTED,
     FREE_OF_CHARGE_RE,
+    duty_asked,
     puts_the_duty_on_the_asker,
     the_asker_acts,
     yes_no_opener,
@@ -504,6 +505,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     claim_deadline = bool(_OWN_CLAIM_DEADLINE_RE.search(question))
     contrary_kinds = kinds_set_against(question)
     recipient = _recipient(question)
+    duty = duty_asked(question) if analysis.answer_type == "yes_no" else None
     asked = asked_about(question, analysis)
     benefit_named = max(  # the most asked words a benefit's own name says (its heading and benefit name)
         (
@@ -555,6 +557,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         # asked by when a claim must be made, a claims clause answers before a waiting period of the same benefit
         score += CUE_BONUS if claim_deadline and block.metadata.get("section_key") == "claims" else 0.0
         score += RECIPIENT_BONUS if recipient and recipient <= set(words(statement.text)) else 0.0
+        # "Do we have to appoint a DPO?": the provision putting that duty ("must ... designate"), before what one may do
+        score += CUE_BONUS if duty and block.authority == "binding" and duty.imposed_by(statement.text) else 0.0
         # a provision's case, not a wording's preconditions ("If a claim is admitted under Clause 3.1, ... will pay")
         if block.document_type != "policy_wording" and _for_another_case(statement.text, described):
             score -= ANOTHER_CASE_PENALTY

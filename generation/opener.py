@@ -7,6 +7,7 @@ statement it opens as one carrying the asked fact."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from generation.blocks import ONLY_SOME
@@ -28,6 +29,7 @@ _MODAL_VERB_RE = re.compile(
 # "Is that allowed?", "Can they do so?", "Are they allowed to?": the act is the scene's
 _POINTS_BACK_RE = re.compile(r"\b(?:that|this|it|so)\b|\bto\W*$", re.I)
 _OBLIGED_RE = re.compile(r"\b(obliged|required)\b", re.I)
+_MAY_RE = re.compile(r"may|can", re.I)  # a permission, with no duty in it
 _ASKS_NECESSITY_RE = re.compile(r"\b(need|needs|have to|has to|must|required|obliged|obligated|necessary)\b", re.I)
 # "the controller may either: (b) refuse to act": a point completes its lead-in's modal
 _POINT_AFTER_LEAD_IN_RE = re.compile(r":\s*\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]\s+", re.I)
@@ -283,6 +285,39 @@ def _asked_act(question: str) -> str:
     return stem[0] if stem else ""
 
 
+_DUTY_OF_RE = re.compile(r"\b(?:shall|must)\s+(?:(?:in any case|also|[a-z]+ly)\s+)?(?P<verb>[a-z]+)", re.I)
+
+
+@dataclass(frozen=True)
+class DutyAsked:
+    """The act a question asks whether one must do, stemmed, in its words and the law's ("Do we have to appoint a
+    DPO?": appoint, designate), and whether it is done to a person ("Does the surgery have to tell her?")."""
+
+    verbs: frozenset[str]
+    to_person: bool = False
+
+    def imposed_by(self, text: str) -> bool:
+        """The statement puts a duty to do that act ("shall designate a data protection officer in any case where"),
+        to the person when one is told (not "notify it to the supervisory authority"): the rule answering whether
+        one must, before what one may do ("may appoint")."""
+        for match in _DUTY_OF_RE.finditer(text):
+            verb = words(match.group("verb"))
+            if verb and verb[0] in self.verbs and not (self.to_person and _TO_AUTHORITY_RE.match(text[match.end() :])):
+                return True
+        return False
+
+
+def duty_asked(question: str) -> DutyAsked | None:
+    """The duty a question asks about; None when it asks no necessity or names no act."""
+    if not _ASKS_NECESSITY_RE.search(question_sentence(question)):
+        return None
+    act = _asked_act(question)
+    if not act or act == "need":
+        return None
+    in_law = {w for phrase, terms in bridges(question) if act in words(phrase) for w in words(terms)}
+    return DutyAsked(frozenset({act, *in_law, *_LAW_VERBS.get(act, ())}), _tells_the_asker(question))
+
+
 def _tells_the_asker(question: str) -> bool:
     """The act asked about is done to a person ("Should the clinic notify me?", "Must we tell the patients?")."""
     tokens, at = _party_at(question)
@@ -447,6 +482,8 @@ def yes_no_opener(question: str, text: str) -> str:
             and not (_TO_THE_ASKER_RE.search(question) and _EACH_OTHER_RE.match(text[match.end() :]))
             # "shall not be obliged to acquire" answers whether one must, not whether one may
             and not (_OBLIGED_RE.search(match.group(0)) and not _ASKS_NECESSITY_RE.search(question_sentence(question)))
+            # and "may designate" answers whether one may, not whether one must ("Do we have to appoint a DPO?")
+            and not (_MAY_RE.fullmatch(match.group(1)) and not match.group(2) and _ASKS_NECESSITY_RE.search(asking))
         ):
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))

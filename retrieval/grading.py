@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from core.settings import Settings
 from core.types import Evidence
 from generation.guard import neutralise
+from generation.opener import DutyAsked, duty_asked
 from generation.prompts import RELEVANCE_PROMPT
 from generation.records import kinds_asked
 from language.analysis import about_ehds, analyse, is_medical_advice, is_product_advice
@@ -45,7 +46,15 @@ from language.thresholds import falls_short, stated_quantities
 from language.titles import titled
 from language.words import words
 
-WEIGHTS = {"dense": 0.35, "coverage": 0.35, "rerank": 0.15, "reference": 0.30, "numbers": 0.15, "title": 0.15}
+WEIGHTS = {
+    "dense": 0.35,
+    "coverage": 0.35,
+    "rerank": 0.15,
+    "reference": 0.30,
+    "numbers": 0.15,
+    "title": 0.15,
+    "duty": 0.15,
+}
 DENSE_RANGE = (0.15, 0.65)
 _CLAUSE_NUMBER_RE = re.compile(r"(?m)^\s*\d+(?:\.\d+)*\.?(?=\s)")  # "6.1 Co-payment", "3. As a minimum"
 RERANK_RANGE = (0.20, 0.75)
@@ -142,6 +151,7 @@ class Asked:
     # chunk omits them than a regime, a person or a name of several words (the Mental Health Act)
     scene: frozenset[str] = frozenset()
     record_kinds: tuple[str, ...] = ()  # the sections of a patient's record it asks for ("on anything": Medications)
+    duty: DutyAsked | None = None  # the act it asks whether one must do
 
     @classmethod
     def of(cls, question: str) -> Asked:
@@ -176,6 +186,7 @@ class Asked:
             not about_ehds(question),
             frozenset(n for n in names if sets_the_scene(question, n)),
             tuple(kinds_asked(question, analyse(question))),
+            duty_asked(question),
         )
 
     def bridged(self, haystack_terms: set[str]) -> list[Bridge]:
@@ -205,6 +216,8 @@ def grade_chunk(asked: Asked, evidence: Evidence, reference_tokens: list[str]) -
         features["reference"] = 1.0 if not other_law and set(reference_tokens) & set(evidence.refs) else 0.0
     if titled(asked.question, evidence.section):
         features["title"] = 1.0
+    if asked.duty and evidence.authority == "binding" and asked.duty.imposed_by(evidence.text):
+        features["duty"] = 1.0
     if numbers := asked.numbers:  # in what the chunk says, not in its clause numbers ("6. Co-payment" is no 6)
         said = _CLAUSE_NUMBER_RE.sub(" ", evidence.text)
         features["numbers"] = sum(1 for n in numbers if states_number(n, said)) / len(numbers)

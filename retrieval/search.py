@@ -8,6 +8,7 @@ With the reference boost, chunks that carry an article reference the question na
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ MIN_CANDIDATES = 50
 
 FOLLOW_FROM = 10  # citations are followed from this many of the best candidates
 FOLLOW_LIMIT = 12  # provisions brought in by following, at most
+FOLLOW_POOL = 48  # the named provisions read to choose them from
 COMPARED_K = 3  # candidates searched for each of two things a question compares
 MAX_ARTICLES = 500  # an instrument's articles read for the ones granting a right
 EXCEPTIONS_FROM = 5  # the paragraphs excepting from this many of the best binding candidates are brought in
@@ -125,8 +127,9 @@ class Retriever:
         )
         found = rank(query_vector, lists, k, options, self.reader.store().stored_chunks)
         if options.follow_citations:
+            searched = found  # the exceptions are to the best the search itself found, not to what it points at
             found = beside_pointers(found, self.followed(query, query_vector, found, filters))
-            found += self.exceptions(query, query_vector, found, filters)
+            found += self.exceptions(query, query_vector, searched, found, filters)
         for term in compared_terms(query) or ():  # "the difference between a controller and a processor": each one's
             seen = {e.chunk_id for e in found}  # definition, which a search for the pair may rank out of the pool
             found += [
@@ -191,14 +194,19 @@ class Retriever:
         ]
 
     def exceptions(
-        self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None
+        self,
+        query: str,
+        query_vector: np.ndarray,
+        searched: list[Evidence],
+        candidates: list[Evidence],
+        filters: Filters | None,
     ) -> list[Evidence]:
         """The paragraphs of a best binding candidate's article that except from or limit it ("Only public sector
         bodies ... may access ... for the purposes referred to in paragraph 1, points (a), (b) and (c)" for 53(1)'s
         purposes): they change the answer that paragraph gives, yet share few words with the question, so a search
         ranks them out of the pool. Graded on their merits; grading keeps one beside the paragraph it excepts."""
         excepted: dict[str, set[str]] = {}  # article ("EHDS Art. 53") -> its paragraphs among the best
-        for e in [c for c in candidates if c.authority == "binding"][:EXCEPTIONS_FROM]:
+        for e in [c for c in searched if c.authority == "binding"][:EXCEPTIONS_FROM]:
             if paragraph := _PARAGRAPH_RE.fullmatch(e.citation):
                 excepted.setdefault(paragraph[1], set()).add(paragraph[2])
         if not excepted:
@@ -220,13 +228,20 @@ class Retriever:
         self, query: str, query_vector: np.ndarray, candidates: list[Evidence], filters: Filters | None
     ) -> list[Evidence]:
         """Binding provisions named by (or linked from) the recitals, guidance and commentary among the best
-        candidates: a question worded like a recital reaches the article the recital explains."""
-        tokens: list[str] = []
-        for e in candidates[:FOLLOW_FROM]:
+        candidates: a question worded like a recital reaches the article the recital explains. Each pointing
+        candidate brings its provisions in turn, best candidate first (its provisions by the question's vector): one
+        naming many provisions takes no place from the one another names."""
+        order: dict[str, int] = {}  # pointer token -> rank of the first candidate naming it
+        for i, e in enumerate(candidates[:FOLLOW_FROM]):
             if points_onwards(e):
-                tokens += [t for t in onward_pointers(e) if t not in tokens]
+                for token in onward_pointers(e):
+                    order.setdefault(token, i)
         binding = {**(filters or {}), "authority": "binding"}
-        return self.referenced(query, query_vector, tokens, binding, candidates, FOLLOW_LIMIT)
+        named: dict[int, list[Evidence]] = {}  # candidate rank -> the provisions it is the first to name
+        for e in self.referenced(query, query_vector, list(order), binding, candidates, FOLLOW_POOL):
+            named.setdefault(min(order[t] for t in e.refs if t in order), []).append(e)
+        in_turn = [e for turn in itertools.zip_longest(*(named[i] for i in sorted(named))) for e in turn if e]
+        return in_turn[:FOLLOW_LIMIT]
 
     def referenced(
         self,
@@ -237,25 +252,26 @@ class Retriever:
         candidates: list[Evidence],
         limit: int,
     ) -> list[Evidence]:
-        """The chunks carrying any of these reference tokens that are not among the candidates yet."""
+        """Up to `limit` chunks carrying any of these reference tokens that are not among the candidates yet (the
+        candidates that carry one do not use up the limit)."""
         if not tokens:
             return []
+        seen = {e.chunk_id for e in candidates}
         request = SearchQuery(
             dense=query_vector.tolist(),
             sparse=encode_query(query),
             filters=dict(filters or {}),
-            limit=limit,
+            limit=limit + len(seen),
             reference_tokens=tokens,
             payloads=("referenced",),
             lists=("referenced",),
         )
         referenced = self.reader.store().search(request).referenced
-        seen = {e.chunk_id for e in candidates}
         return [
             Evidence.from_payload(h.payload or {}, Scores(dense=_dense_score(h.id, {}, query_vector, h.dense_vector)))
             for h in referenced
             if h.id not in seen
-        ]
+        ][:limit]
 
 
 def points_onwards(e: Evidence) -> bool:

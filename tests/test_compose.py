@@ -1747,3 +1747,25 @@ def test_an_encrypted_record_gone_missing_needs_no_letter_to_each_patient(make_s
     )
     assert out.citations[0].citation.startswith("GDPR Art. 34(3)"), out.answer
     assert "unintelligible to any person" in out.answer
+
+
+def test_whether_one_must_is_answered_by_the_duty_not_by_what_one_may_do(make_services):
+    """ "Do we have to appoint a DPO?": 37(1)'s "must in any case designate ... where:" with its three cases, not
+    37(2)'s "may appoint" (a permission says nothing of a duty, so no "Yes:" from it)."""
+    from generation.opener import duty_asked
+
+    question = "We're a small dental practice with three dentists. Do we have to appoint a DPO?"
+    duty = duty_asked(question)
+    assert duty and {"appoint", "design"} <= duty.verbs
+    assert duty.imposed_by("The controller must in any case designate a data protection officer where:")
+    assert not duty.imposed_by("A group of undertakings may appoint one data protection officer")
+    assert duty_asked("Can we appoint a DPO?") is None
+    told = duty_asked("Does the surgery have to tell her?")  # a person told: not a duty to tell the authority
+    assert told and not told.imposed_by("the controller must notify it to the supervisory authority")
+    assert told.imposed_by("the controller shall communicate the personal data breach to the data subject")
+    may = "A group of undertakings may appoint one data protection officer, on condition that it is accessible."
+    assert yes_no_opener(question, may) == ""
+    assert yes_no_opener("Can we appoint one DPO for our group of undertakings?", may).startswith("Yes")
+    out = run_graph(question, make_services())
+    assert out.citations[0].citation == "GDPR Art. 37(1)", out.answer
+    assert "large scale" in out.answer and not out.answer.startswith("Yes")

@@ -571,6 +571,18 @@ def test_a_policy_clause_brings_the_clause_holding_its_list_graded_as_the_clause
     assert "CareShield Rider (Group) cl. 3.9.1" not in [e.citation for e in alone]
 
 
+def test_the_provision_the_best_commentary_names_is_not_crowded_out_by_those_already_found(shipped):
+    """The DPO commentary ranks first and names 37(1), (3), (5), (6), (7); all but 37(1) are candidates already, and
+    the candidates carrying a named provision used up the follow limit, so 37(1) (the duty) was never brought."""
+    question = "We're a small dental practice with three dentists. Do we have to appoint a DPO?"
+    filters = {"!document_type": ["policy_wording", "patient_record"]}
+    found = shipped.retriever.retrieve(question, filters, 20)
+    assert found[0].citation == "Commentary: data protection officer in NHS bodies"
+    alone = shipped.retriever.retrieve(question, filters, 20, RetrievalOptions(follow_citations=False))
+    assert "GDPR Art. 37(1)" not in [e.citation for e in alone]
+    assert "GDPR Art. 37(1)" in [e.citation for e in found]
+
+
 def test_a_followed_provision_is_graded_on_the_same_sentence_score_the_engine_gives_the_rest(with_commentary):
     question = "Does our data protection officer have to keep an internal register of security incidents?"
     followed = with_commentary.retriever.retrieve(question, None, 1)
