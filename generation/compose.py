@@ -862,6 +862,7 @@ def lead_option(
         return supported and (option.short or _names_asked(asked or set(), option, blocks[option.block]))
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
+    answering = ranked  # every statement that answers, before the subject and the fact asked narrow them
     if subject:  # a clause whose heading names the subject answers before one that mentions it in passing,
         cued = any(o.cue for o in ranked)  # when it states the kind of fact asked (a period, an amount)
         stating = [o for o in ranked if fact_kind and _states_fact(fact_kind, o, blocks[o.block], subject)]
@@ -900,7 +901,7 @@ def lead_option(
         )
     if not ranked:
         return None
-    best = ranked[0]
+    best = lead = ranked[0]
     if best.cue and (_EXTENDS_RE.search(best.statement.text) or _period_in_condition(best.statement.text)):
         # an extension of a period follows the period itself; so does what happens when it is missed ("If the
         # notification is not made within 72 hours, ...") the rule setting it
@@ -925,6 +926,14 @@ def lead_option(
         home = blocks[best.block]
         # a commentary restating a provision the evidence holds ("GDPR Art. 35(1) requires ...") yields to it
         named = [o for o in ranked if _outranks(blocks[o.block], home) and _names(best, blocks[o.block])]
+        # ... and so does one saying what a provision says in its words ("That period may be extended by two further
+        # months ..." of a commentary on access, after 12(3) says it)
+        restated = [o for o in answering if _outranks(blocks[o.block], home) and _says_the_same(o, lead)]
+        if restated:  # ... after the period it extends, when the provision states that period first
+            own, at = restated[0].block, restated[0].statement.position
+            base = [o for o in answering if o.block == own and o.statement.position < at]
+            extends = lead is not best and base
+            return min(base, key=lambda o: o.statement.position) if extends else restated[0]
         above = [o for o in ranked if _outranks(blocks[o.block], home) and _states_a_rule(o.statement)]
         # ... unless another provision answers the question clearly better (the commentary names 37(6) for one
         # clause and restates 37(5) in the next)
@@ -1000,6 +1009,18 @@ def _about(subject: Subject, text: str, block: Evidence) -> bool:
 def _restates_one(option: Option) -> bool:
     """The statement names one provision as its source ("Under GDPR Art. 33(1) the controller must ...")."""
     return len({ref.path[0] for ref in parse_references(option.statement.text)}) == 1
+
+
+RESTATED_SHARE = 0.8  # an explanation holding this share of a provision's statement's words restates it
+RESTATED_MIN_WORDS = 6
+
+
+def _says_the_same(provision: Option, explanation: Option) -> bool:
+    """The explanation holds nearly every word of the provision's statement (its own words around them)."""
+    said = set(content_terms(provision.statement.text))
+    return len(said) >= RESTATED_MIN_WORDS and len(said & content_terms(explanation.statement.text)) >= (
+        RESTATED_SHARE * len(said)
+    )
 
 
 def _cites(option: Option, block: Evidence) -> bool:

@@ -525,14 +525,19 @@ _DUTY_RE = re.compile(r"\b(shall|must|is required to|are required to|has to|have
 _MODAL_ACT_RE = re.compile(
     r"\b(?:shall|must|may|can|will)\b(?:\s+(?:not|also|only|at any time))?\s+(?P<act>[a-z]+)", re.I
 )
-_ASKER_ACTS_RE = re.compile(r"\b(?:i|we)\s+(?:\w+\s+){0,2}?(?P<act>[a-z]+)\b", re.I)
+_ASKER_ACTS_RE = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+){0,2}?(?P<act>[a-z]+)\b"
+    # "What are the deadlines for submitting the claim documents?": the act of whoever must meet the deadline
+    r"|\b(?:deadlines?|time ?limits?|cut-?offs?)\s+(?:for|to|of)\s+(?P<due>[a-z]+)",
+    re.I,
+)
 
 
 def the_asker_acts(question: str, text: str) -> bool:
     """Asked what the asker does ("If I cancel my rider, how much notice do I give?"), the statement whose subject
     is the asker's kind of party doing that act ("The Policyholder may cancel ... by giving 7 days' written notice")
     answers before the insurer doing it ("The Company may cancel this Rider only on grounds of fraud")."""
-    acts = {m.group("act").lower()[:5] for m in _ASKER_ACTS_RE.finditer(question)}
+    acts = {(m.group("act") or m.group("due")).lower()[:5] for m in _ASKER_ACTS_RE.finditer(question)}
     for match in _MODAL_ACT_RE.finditer(text):
         subject = _party_words(_subject(text[: match.start()]))
         own_kind = subject & _PARTY_KINDS[0] and not subject & _PARTY_KINDS[1]

@@ -101,7 +101,7 @@ _RULES: list[tuple[AnswerType, str]] = [
     (
         "deadline",
         r"\b(how (long|quickly|soon|fast|often|far back|far ahead|far in advance|far before|far after)"
-        r"|how much (notice|time)|by when"
+        r"|how much ((extra|more|additional|further) )?(notice|time)|by when"
         r"|until when|by what date|at what (point|stage|time|moment)"
         r"|(what|which) date|(longest|shortest|latest|earliest)\b|what (is the )?(deadline|time limit|period)"
         r"|\b(minimum|maximum|retention|storage) (period|time|duration)\b"
@@ -304,7 +304,9 @@ _ADVICE_ACTION_RE = re.compile(
     r"|stop|start|increase|reduce|double|skip|keep taking|come off|switch|combine|drink|exercise|have|go up|go down"
     r"|raise|lower|titrate|prescribe|restart|wait|rest|drive|start driving|fly|go back to work|return to work)\b"
     r"|\bwhat (dose|dosage|medicine|medication|treatment|tablets?|pills?|antibiotics?) (should|can|do|shall)\b"
-    r"|\bhow (much|many) .{0,30}\b(should|can|do) (i|we|he|she) (take|have|use)\b"
+    # ... not time one may take ("How much extra time can we take?")
+    r"|\bhow (much|many) (?!(extra |more |additional |further )?(time|days|weeks|months|hours|notice|leave)\b)"
+    r".{0,30}\b(should|can|do) (i|we|he|she) (take|have|use)\b"
     r"|\bis it (safe|ok|okay|alright|dangerous|fine) (for me |for my \w+ )?to\b"
     r"|\bwhat should i (do|take) (about|for|with) my\b|\bdiagnose me\b|\bbest (treatment|medicine|antibiotic|drug)\b"
     r"|\bwhich (antibiotic|medicine|drug|treatment) is (best|better)\b"
@@ -590,7 +592,8 @@ _FEATURE_RE = re.compile(
 )
 # Words that measure a thing rather than name it: in "a room rent cap" the thing asked for is the room rent.
 _MEASURE_WORDS = frozenset(
-    """limit limits cap caps ceiling maximum minimum amount amounts deadline time period periods rate rates
+    """limit limits cap caps ceiling maximum minimum max min amount amounts deadline deadlines time period periods
+    timeframe timescale rate rates
     percentage number options option cover benefit benefits extent scope level list details terms conditions rules
     kind kinds type types sort""".split()
     # ... or say only that it is care to be paid for: in "dental treatment" the thing asked for is dental
@@ -598,6 +601,8 @@ _MEASURE_WORDS = frozenset(
     " cost bills bill charges transport transportation service services facility facilities support help"
     " assistance".split()
 )
+# ... and the bound it asks for, said before the thing
+_BOUNDS = frozenset("max maximum min minimum highest lowest top".split())
 # Particles of a phrasal verb, not part of the thing: "do I get any premium back?" asks for the premium
 _PARTICLES = frozenset("back out up off over down away".split())
 # ... and words that only qualify it: "any extra time" names no thing once the time is set aside
@@ -623,6 +628,8 @@ def feature_asked(question: str) -> str | None:
         return None  # "What do we have to ...", "What actually has to ...": no thing named
     while phrase and (phrase[-1].lower() in _MEASURE_WORDS or phrase[-1].lower() in _PARTICLES):
         phrase.pop()
+    while phrase and phrase[0].lower() in _BOUNDS:  # "the max room rent": the room rent
+        phrase.pop(0)
     # "is there a way to get a discount ...?", "is there any catch even after the wait?"
     if match and any(word.lower() in _FRAME_WORDS for word in phrase):
         return feature_asked(sentence[match.end() :])

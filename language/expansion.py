@@ -47,6 +47,13 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"(records?|notes|data|file)\b.{0,120}\bhow (long|quickly|soon|fast)\b",
         "information on action taken on a request within one month",
     ),
+    # more time than the deadline allows: the law's extension of it, for a request by its complexity and number
+    (
+        r"\b(extra|more|additional|further|longer) time\b|\bextend\w* (the |our |a )?(deadline|time ?limit|period"
+        r"|time)\b|\b(can'?t|cannot|won'?t|not) (do|manage|finish|meet|make) it (in|within) (a|one|the) month\b",
+        "period extended by two further months where necessary taking into account the complexity and number of"
+        " requests",
+    ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),
     # a use of information that goes on after it starts: the Caldicott "continuing use", to be reviewed
     (

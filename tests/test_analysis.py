@@ -12,6 +12,7 @@ from language.question import compared_terms
     ("question", "answer_type"),
     [
         ("How long do I have to report a data breach?", "deadline"),
+        ("We can't do it in a month. How much extra time can we take?", "deadline"),  # time, not an amount
         ("How far back before admission are pre-hospital bills covered?", "deadline"),
         ("Who counts as the Master Policyholder on the group rider?", "definition"),
         ("Our supplier had a breach. What are they obliged to do and towards whom?", "who"),
@@ -145,6 +146,8 @@ def test_medical_advice_past_an_adverb_or_a_policy_in_the_scene(question):
         "Can I restart a claim the insurer closed?",
         "I have a copy of my record. Can I take it to my new GP?",
         "Would taking my records to a new GP be a good idea?",
+        # time an organisation may take is no dose
+        "A patient asked for everything we hold. We can't do it in a month. How much extra time can we take?",
     ],
 )
 def test_rights_over_records_and_policy_questions_are_not_medical_advice(question):
@@ -486,3 +489,18 @@ def test_which_condition_or_exemption_covers_a_case_asks_for_a_provision():
     assert analyse(question).answer_type == "provision"
     assert analyse("Which conditions does pat-0001 have?").answer_type == "list"  # a patient's, not the law's
     assert analyse("Which conditions are covered by the rider?").answer_type == "list"
+
+
+@pytest.mark.parametrize(
+    ("question", "feature"),
+    [
+        ("What's the max room rent per day on the individual rider?", "room rent"),  # the bound is no part of it
+        ("What is the maximum cataract limit?", "cataract"),
+        ("What are the deadlines for submitting the claim documents?", None),  # a deadline is no benefit
+        ("Does the rider give a no-claim bonus?", "no-claim bonus"),
+    ],
+)
+def test_the_benefit_asked_for_is_named_without_its_bound(question, feature):
+    from language.analysis import feature_asked
+
+    assert feature_asked(question) == feature

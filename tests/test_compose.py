@@ -1769,3 +1769,49 @@ def test_whether_one_must_is_answered_by_the_duty_not_by_what_one_may_do(make_se
     out = run_graph(question, make_services())
     assert out.citations[0].citation == "GDPR Art. 37(1)", out.answer
     assert "large scale" in out.answer and not out.answer.startswith("Yes")
+
+
+def test_a_commentary_saying_what_a_provision_says_in_its_words_yields_to_the_provision():
+    """A commentary repeating 12(3)'s extension nearly word for word, and graded higher, is not what is cited: the
+    provision saying it is (the commentary names no article in that sentence)."""
+    commentary = (
+        "Subject access requests are common in the NHS. That period may be extended by two further months where "
+        "necessary, taking into account the complexity and number of the requests, but the patient must be told."
+    )
+    art_12_3 = (
+        "3. The controller shall provide the data subject with information on action taken on a request under "
+        "Articles 15 to 22 without undue delay and in any event within one month of receipt of the request. Where "
+        "necessary, that period may be extended by two further months, taking into account the complexity and "
+        "number of the requests."
+    )
+    answer = compose(
+        "We can't answer a patient's access request in a month. How much extra time can we take?",
+        [
+            block(commentary, "Commentary: access requests", authority="commentary").model_copy(
+                update={"confidence": 0.95}
+            ),
+            block(art_12_3, "GDPR Art. 12(3)").model_copy(update={"confidence": 0.6}),
+        ],
+        None,
+    )
+    first = answer.split("[Source")[0]
+    assert "two further months" in first and "[Source 2]" in answer and "[Source 1]" not in answer, answer
+
+
+def test_a_deadline_for_an_act_is_the_deadline_of_whoever_does_it(make_services):
+    """ "the deadline for submitting the claim papers": the insured person's 30 days to submit (cl. 7.3), not the
+    insurer's 15 days to settle (cl. 7.6), though no "I" or "we" says whose act it is."""
+    from generation.opener import the_asker_acts
+
+    question = "What's the deadline for submitting the claim papers on the group rider?"
+    assert the_asker_acts(question, "the Insured Person shall submit the claim documents to the TPA within 30 days")
+    assert not the_asker_acts(question, "The Company shall settle or reject a claim within 15 days")
+    out = run_graph(question, make_services())
+    first = out.answer.split("[Source")[0]
+    assert "30 days" in first and "submit" in first, out.answer
+
+
+def test_a_bound_said_before_the_benefit_asked_for_does_not_hide_it(make_services):
+    """ "the max room rent" asks for the room rent (a wording never says "max"): answered, not refused as absent."""
+    out = run_graph("On the individual rider, what's the max room rent per day?", make_services())
+    assert out.status == "answered" and "1% of the Sum Insured" in out.answer.split("[Source")[0], out.answer
