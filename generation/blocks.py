@@ -185,6 +185,7 @@ PROCEDURAL_SECTIONS = frozenset(
         "grace_period",
         "premium",
         "preamble",
+        "eligibility",  # who may be insured, at what age: not a benefit
     }
 )
 

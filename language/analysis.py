@@ -262,7 +262,9 @@ _RUNNING_THE_POLICY_RE = re.compile(
     r"\b(cancel\w*|renew\w*|premiums?|grace|free look|refund\w*|complain\w*|grievance|ombudsman|documents?"
     r"|migrat\w*|port\w*|disclos\w*|fraud|settle\w*|cashless|tpa|interest|how (long|quickly|soon)|when"
     # whom a claim is paid to: the settlement clause, not what is covered
-    r"|(paid|payable) to (me|her|him|them|us|my|his|their|the \w+)|to whom)\b",
+    r"|(paid|payable) to (me|her|him|them|us|my|his|their|the \w+)|to whom"
+    # who may be insured: eligibility, not what the wording pays for ("Can I add my father to my cover?")
+    r"|add (my|our|his|her|their|a|an) ([\w-]+ ){1,3}to|eligib\w*|enrol\w*|entry age|too old|age limit)\b",
     re.I,
 )
 _VARIANT_RE = re.compile(r"\b(individual|group|family|floater)\b", re.I)

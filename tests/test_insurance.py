@@ -1647,3 +1647,12 @@ def test_asked_whether_the_case_is_covered_as_a_defined_term_the_definition_answ
     )
     assert out.status == "answered" and out.citations[0].citation == f"{GROUP} cl. 2.26", out.answer
     assert "named in the list of Insured Persons" in out.answer
+
+
+def test_who_may_be_insured_is_answered_from_eligibility_with_no_coverage_line(make_services):
+    """ "Can I add my father to my cover?" asks who may be insured (cl. 1.3), not what the wording pays for: it was
+    refused as a benefit no clause names; and an eligibility clause gets no "Coverage:" line."""
+    out = run_graph("Can I add my 72-year-old father to my cover on the group rider?", make_services())
+    assert out.status == "answered", out.answer
+    assert "80 years" in out.answer.split("[Source")[0] and "Coverage:" not in out.answer, out.answer
+    assert out.citations[0].citation == "CareShield Rider (Group) cl. 1.3"
