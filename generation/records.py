@@ -209,6 +209,7 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
     """Every item of the asked kind for each patient of the blocks, one sentence per patient; asked about one
     thing of no named kind, the items that name it."""
     kinds = kinds_asked(question, analysis)
+    year = year_asked(question)
     if not kinds:
         # "Which practice is she with, and since when has osteoarthritis been on her record?": both, as asked
         fields = fields_asked(question)
@@ -236,6 +237,19 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
             what = block.section.lower()
             if items == [NONE_RECORDED]:
                 sentences.append(f"No {what} are recorded for {_who(block)} [Source {index + 1}].")
+            elif items and year and (dated := [i for i in items if re.search(rf"\b{year}-\d\d-\d\d", i)]) != items:
+                # "How many times was he seen in 2025?": the entries of that year, and how many others there are
+                others = len(items) - len(dated)
+                count = (
+                    f"{len(dated)} recorded {what} in {year}"
+                    if len(dated) > 1
+                    else f"one recorded entry under {what} in {year}"
+                    if dated
+                    else f"no recorded {what} in {year}"
+                )
+                listed = f": {'; '.join(dated)}" if dated else ""
+                rest = f"{others} other{'s' if others > 1 else ''} on record from other years"
+                sentences.append(f"{_who(block)} has {count}{listed} ({rest}) [Source {index + 1}].")
             elif items:
                 listed = "; ".join(items)
                 count = f"{len(items)} recorded {what}" if len(items) > 1 else f"one recorded entry under {what}"
@@ -252,6 +266,15 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
         first_kind = _first_said(question, [n for k in kinds for n in KINDS.get(k, ())])
         sentences = [*stated, *sentences] if first_field < first_kind else [*sentences, *stated]
     return sentences
+
+
+_YEAR_RE = re.compile(r"\b(?:in|during|throughout|over) (?:the (?:calendar )?year )?((?:19|20)\d\d)\b", re.I)
+
+
+def year_asked(question: str) -> str | None:
+    """The one year a question asks about ("seen in 2025"), whose dated entries answer it."""
+    years = set(_YEAR_RE.findall(question))
+    return years.pop() if len(years) == 1 else None
 
 
 def _first_item_said(question: str, found: list[tuple[int, list[str]]]) -> int:

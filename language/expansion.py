@@ -574,10 +574,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     # family members on a policy: who may be covered, and from and to what age
     (
-        r"\b(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|parents?|mum|mom|dad|mother|father"
-        r"|family)\b.{0,40}\b(on|to|under|onto) (my|our|the|his|her) (\w+ )?(rider|policy|plan|cover|insurance)\b"
-        r"|\b(add|cover|include|stay on|remain on|keep)\b.{0,30}\b(sons?|daughters?|child|children|kids?|wife|husband"
-        r"|spouse|parents?|mum|mom|dad|mother|father)\b",
+        r"\b(sons?|daughters?|child|children|kids?|bab(y|ies)|newborns?|infants?|wife|husband|spouse|partner|parents?"
+        r"|mum|mom|dad|mother|father|family)\b.{0,40}\b(on|to|under|onto) (my|our|the|his|her) (\w+ ){0,2}(rider"
+        r"|policy|plan|cover|insurance)\b"
+        r"|\b(add|cover|include|stay on|remain on|keep)\b.{0,30}\b(sons?|daughters?|child|children|kids?|bab(y|ies)"
+        r"|newborns?|infants?|wife|husband|spouse|parents?|mum|mom|dad|mother|father)\b",
         "family members dependent children dependent parents eligibility entry age",
     ),
     (r"\b(apps?|online services?|websites?)\b", "information society services"),

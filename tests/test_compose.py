@@ -1815,3 +1815,14 @@ def test_a_bound_said_before_the_benefit_asked_for_does_not_hide_it(make_service
     """ "the max room rent" asks for the room rent (a wording never says "max"): answered, not refused as absent."""
     out = run_graph("On the individual rider, what's the max room rent per day?", make_services())
     assert out.status == "answered" and "1% of the Sum Insured" in out.answer.split("[Source")[0], out.answer
+
+
+def test_entries_of_the_year_asked_are_counted_and_the_others_said(make_services):
+    """ "How many times was he seen in 2025?": the 2025 encounters, and how many the record holds from other years
+    (never all three as if they were that year's, nor a silent subset)."""
+    out = run_graph("How many times was pat-0027 seen in 2025, and on which dates?", make_services())
+    first = out.answer.split("[Source")[0]
+    assert "2 recorded encounters in 2025" in first and "2025-03-07" in first and "2025-07-23" in first, out.answer
+    assert "2023-06-13" not in first and "1 other on record from other years" in first
+    none = run_graph("What encounters did pat-0027 have in 2019?", make_services())
+    assert "no recorded encounters in 2019 (3 others on record from other years)" in none.answer, none.answer
