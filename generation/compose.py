@@ -1130,6 +1130,10 @@ def _allowance(question: str, option: Option, answered: set[str], overdrawn: boo
 _DEMONSTRATIVE_RE = re.compile(r"\b(?:that|this|those|these|such) ([a-z]+)\b", re.I)
 
 
+_CASE_OF_THE_LEAD_RE = re.compile(r"^\W*(?:under|where|if|when|in the case of|for)\b((?:\s+[^\s,;:]+){1,8}),", re.I)
+CASE_TERMS_SHARED = 2
+
+
 def _continues_the_lead(option: Option, lead: Option) -> bool:
     """The statement right after the lead names a thing of it by a demonstrative: it says more of the lead
     ("Exercise of that right shall be reversible." after "... have the right to opt out"; "Under that accelerated
@@ -1137,7 +1141,12 @@ def _continues_the_lead(option: Option, lead: Option) -> bool:
     if option.block != lead.block or option.statement.position != lead.statement.position + 1:
         return False
     said = set(words(lead.statement.text))
-    return any(set(words(m.group(1))) & said for m in _DEMONSTRATIVE_RE.finditer(option.statement.text))
+    if any(set(words(m.group(1))) & said for m in _DEMONSTRATIVE_RE.finditer(option.statement.text)):
+        return True
+    # ... or opens with a case the lead names ("Under a general written authorisation, the processor must inform
+    # ..." after "unless the controller has given prior specific or general written authorisation")
+    case = _CASE_OF_THE_LEAD_RE.match(option.statement.text)
+    return bool(case) and len(content_terms(case.group(1)) & content_terms(lead.statement.text)) >= CASE_TERMS_SHARED
 
 
 def following(

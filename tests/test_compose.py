@@ -1826,3 +1826,17 @@ def test_entries_of_the_year_asked_are_counted_and_the_others_said(make_services
     assert "2023-06-13" not in first and "1 other on record from other years" in first
     none = run_graph("What encounters did pat-0027 have in 2019?", make_services())
     assert "no recorded encounters in 2019 (3 others on record from other years)" in none.answer, none.answer
+
+
+def test_a_sentence_opening_with_a_case_the_lead_names_follows_it(make_services):
+    """ "Under a general written authorisation, the processor must inform the controller ..." says what the lead's
+    "general written authorisation" entails (the right to object): it follows the lead, as a demonstrative would."""
+    from generation.compose import _CASE_OF_THE_LEAD_RE
+
+    assert _CASE_OF_THE_LEAD_RE.match("Under a general written authorisation, the processor must inform the controller")
+    out = run_graph(
+        "Our EPR hosting supplier wants to bring in a subcontractor for backups. Do they need our permission first?",
+        make_services(),
+    )
+    assert out.citations[0].citation == "GDPR Art. 28(2)", out.answer
+    assert "general written authorisation" in out.answer and "opportunity to object" in out.answer, out.answer
