@@ -27,6 +27,7 @@ from generation.opener import (
     ASKS_COST_RE,
     EXCEPTED,
     FREE_OF_CHARGE_RE,
+    act_asked,
     duty_asked,
     puts_the_duty_on_the_asker,
     the_asker_acts,
@@ -506,6 +507,12 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     contrary_kinds = kinds_set_against(question)
     recipient = _recipient(question)
     duty = duty_asked(question) if analysis.answer_type == "yes_no" else None
+    # a yes/no question whether one may or must do an act, not whether something is of a kind
+    whether_to_act = (
+        analysis.answer_type == "yes_no"
+        and not classified
+        and bool(act_asked(question) or _ELLIPTICAL_RE.match(question_sentence(question)))
+    )
     asked = asked_about(question, analysis)
     benefit_named = max(  # the most asked words a benefit's own name says (its heading and benefit name)
         (
@@ -539,10 +546,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         boilerplate = _boilerplate(seen_in[statement.text]) and not defining
         score -= BOILERPLATE_PENALTY if boilerplate else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
-        if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date) and _CUES["definition"].search(
-            statement.text
-        ):  # what a thing is answers neither how long, how much, how to, who nor when
-            score -= DEFINITION_PENALTY
+        if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date or whether_to_act) and _CUES[
+            "definition"
+        ].search(statement.text):  # what a thing is answers neither how long, how much, how to, who, when nor
+            score -= DEFINITION_PENALTY  # whether one may do something ("Can we pay the claim to the employer?")
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
         elif analysis.answer_type == "definition" and _establishes_asked(question, statement.text):
@@ -1013,6 +1020,14 @@ def _restates_one(option: Option) -> bool:
 
 RESTATED_SHARE = 0.8  # an explanation holding this share of a provision's statement's words restates it
 RESTATED_MIN_WORDS = 6
+
+
+# "... has asked us to pay the claim to them. Can we?": the act is the scene's
+_ELLIPTICAL_RE = re.compile(
+    r"^\W*(?:can|may|could|must|should|do|are) (?:we|i|they|he|she|you)(?: (?:do|allowed to|have to) (?:that|it|this)"
+    r"| allowed to| have to)?\W*$",
+    re.I,
+)
 
 
 def _says_the_same(provision: Option, explanation: Option) -> bool:

@@ -318,6 +318,11 @@ def duty_asked(question: str) -> DutyAsked | None:
     return DutyAsked(frozenset({act, *in_law, *_LAW_VERBS.get(act, ())}), _tells_the_asker(question))
 
 
+def act_asked(question: str) -> str:
+    """The act a yes/no question asks whether its party may or must do, stemmed ("Can we pay ...?": pay)."""
+    return _asked_act(question)
+
+
 def _tells_the_asker(question: str) -> bool:
     """The act asked about is done to a person ("Should the clinic notify me?", "Must we tell the patients?")."""
     tokens, at = _party_at(question)

@@ -1840,3 +1840,14 @@ def test_a_sentence_opening_with_a_case_the_lead_names_follows_it(make_services)
     )
     assert out.citations[0].citation == "GDPR Art. 28(2)", out.answer
     assert "general written authorisation" in out.answer and "opportunity to object" in out.answer, out.answer
+
+
+def test_what_a_term_means_does_not_answer_whether_one_may_act(make_services):
+    """ "Can I use the 30-day free look period ...?" asks whether one may: the clause saying it is not applicable to
+    the group policy answers, not the definition of the free look period (though that defines words asked)."""
+    out = run_graph(
+        "My employer has just put us on the group CareShield rider. Can I use the 30-day free look period to hand it "
+        "back if I don't like the terms?",
+        make_services(),
+    )
+    assert "not applicable" in out.answer.split("[Source")[0], out.answer
