@@ -380,6 +380,19 @@ def defines_asked(question: str, text: str) -> bool:
     return bool(term) and bool(set(words(term)) & content_terms(question))
 
 
+def _says_of_the_kind(term: str, statement: Statement) -> bool:
+    """The statement says what is, or is not, of the kind asked ("pseudonymised data are still personal data for
+    anyone who can re-identify them" for "Is the dataset still personal data?")."""
+    kind = r"\s+".join(re.escape(w) for w in term.split())
+    return bool(
+        re.search(
+            rf"\b(?:is|are|remains?|stays?)\s+(?:still\s+|not\s+|no longer\s+)?(?:an?\s+|the\s+)?{kind}\b",
+            statement.text,
+            re.I,
+        )
+    )
+
+
 # "Is a patient's postcode personal data?", not "Is it lawful to ...", "Are we allowed to ...", "Can I refuse ...?"
 _IS_IT_A_RE = re.compile(
     r"^\s*(?:is|are|was|were)\s+(?!(?:it|there|we|you|they|i|he|she)\b)"
@@ -501,6 +514,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     special_law = not about_ehds(question)
     about_text = bool(_META_QUESTION_RE.search(question))  # its history, scope or dates: what notes say
     classified = classified_as(question)
+    kind_asked = classified_as(question, said_how=True)  # "still personal data", not "Is that allowed?"
     happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
     event = _event_words(question)
     claim_deadline = bool(_OWN_CLAIM_DEADLINE_RE.search(question))
@@ -556,9 +570,12 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score += DEFINES_ASKED_BONUS / 2  # what no provision defines, the one setting it up says what it is
         elif analysis.answer_type == "yes_no" and (
             (classified and defines_asked(classified, statement.text))
+            or (kind_asked and _says_of_the_kind(kind_asked, statement))
             or _ends_with_defined_term(question, statement.text)
         ):
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
+            # ... and a statement that such a thing is (or is not) of the kind says the answer itself
+            score += CUE_BONUS if kind_asked and _says_of_the_kind(kind_asked, statement) else 0.0
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += CUE_BONUS if event & {w[:CASE_STEM] for w in words(statement.text)} else 0.0
         # asked by when a claim must be made, a claims clause answers before a waiting period of the same benefit

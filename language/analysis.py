@@ -463,11 +463,25 @@ _CLASSIFIED_AS_RE = re.compile(
 )
 
 
+# "Is pseudonymised data still personal data?", "Is the dataset still personal data for us?": whether a thing named
+# stays of a kind (the adverb marks the kind asked, not a description of the thing)
+_STILL_OF_A_KIND_RE = re.compile(
+    r"\b(?:is|are|was|were) (?:[\w'-]+ ){1,4}?(?:still|really|actually|then|even|also) (?:an? |the )?"
+    r"(?P<term>[\w-]+(?: [\w-]+){0,2}?)(?: (?:for|to|under|in|by) (?:the |us|me|them|him|her|[\w-]+)(?: [\w-]+)?)?"
+    r"\?\s*$",
+    re.I,
+)
+
+
 def classified_as(question: str, said_how: bool = False) -> str:
     """The term a yes/no question asks whether its situation falls under, or ''; `said_how`: only when the question
-    says how it falls under it ("covered as a Member", "count as a breach"), not "Will they pay?"."""
+    says how it falls under it ("covered as a Member", "count as a breach", "still personal data"), not "Will they
+    pay?"."""
     match = _CLASSIFIED_AS_RE.search(question)
-    return match.group("term") if match and (match["how"] or not said_how) else ""
+    if match and (match["how"] or not said_how):
+        return match.group("term")
+    still = _STILL_OF_A_KIND_RE.search(question_sentence(question))
+    return still.group("term") if still else ""
 
 
 # choosing a product for someone: which plan is better value, which to buy ("Would they get better value from

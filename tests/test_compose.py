@@ -1851,3 +1851,19 @@ def test_what_a_term_means_does_not_answer_whether_one_may_act(make_services):
         make_services(),
     )
     assert "not applicable" in out.answer.split("[Source")[0], out.answer
+
+
+def test_whether_a_thing_is_still_of_a_kind_is_answered_by_the_statement_saying_so(make_services):
+    """ "Is the dataset still personal data for us?" (pseudonymised, key kept apart): the statement that pseudonymised
+    data are still personal data leads, not the commentary's example matching the scene; "Is that allowed?" asks no
+    kind, so "are allowed only if" is no such statement."""
+    from language.analysis import classified_as
+
+    assert classified_as("Is pseudonymised data still personal data?", said_how=True) == "personal data"
+    assert classified_as("Is that allowed?", said_how=True) == ""
+    out = run_graph(
+        "We replaced the NHS numbers with study codes and keep the look-up table on another server. Is the dataset "
+        "still personal data for us?",
+        make_services(),
+    )
+    assert "still personal data" in out.answer.split("[Source")[0], out.answer
