@@ -956,7 +956,7 @@ def lead_option(
         if restated:  # ... after the period it extends, when the provision states that period first
             own, at = restated[0].block, restated[0].statement.position
             base = [o for o in answering if o.block == own and o.statement.position < at]
-            extends = lead is not best and base
+            extends = base and (lead is not best or _EXTENDS_RE.search(restated[0].statement.text))
             return min(base, key=lambda o: o.statement.position) if extends else restated[0]
         above = [o for o in ranked if _outranks(blocks[o.block], home) and _states_a_rule(o.statement)]
         # ... unless another provision answers the question clearly better (the commentary names 37(6) for one

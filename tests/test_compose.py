@@ -1867,3 +1867,16 @@ def test_whether_a_thing_is_still_of_a_kind_is_answered_by_the_statement_saying_
         make_services(),
     )
     assert "still personal data" in out.answer.split("[Source")[0], out.answer
+
+
+def test_a_provision_restating_the_lead_s_extension_is_quoted_after_the_period_it_extends(make_services):
+    """The commentary on access restates 12(3)'s extension, so 12(3) leads; its extension ("that period may be
+    extended") needs the period it extends before it, or the answer opens on a dangling "that period"."""
+    out = run_graph(
+        "I asked my GP surgery for a copy of my records five weeks ago and I've heard nothing back. Are they allowed "
+        "to take this long?",
+        make_services(),
+    )
+    assert out.status == "answered" and out.citations[0].citation == "GDPR Art. 12(3)", out.answer
+    first, _, rest = out.answer.partition("[Source")
+    assert "within one month of receipt" in first and "two further months" in rest, out.answer
