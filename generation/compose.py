@@ -700,10 +700,13 @@ _WHAT_HAPPENS_RE = re.compile(
 
 
 def _event_words(question: str) -> set[str]:
-    """The stems of the law's terms for the event a "what happens once ..." question names ("runs out": expires)."""
+    """The stems of the event a "what happens once ..." question names, in its words ("expires") and the law's terms
+    for them ("runs out": expires)."""
     match = _WHAT_HAPPENS_RE.search(question)
-    termed = [t for t in expansion_terms(match["event"]) if t not in INSTRUMENT_NAMES] if match else []
-    return {w[:CASE_STEM] for w in words(" ".join(termed))}
+    if not match:
+        return set()
+    termed = [t for t in expansion_terms(match["event"]) if t not in INSTRUMENT_NAMES]
+    return {w[:CASE_STEM] for w in [*content_terms(match["event"]), *words(" ".join(termed))]}
 
 
 # the texts' word for what a question says happened: a permit "granted" is "issued"
@@ -1261,10 +1264,10 @@ def following(
             continue  # already quoted with its lead-in, or the lead-in the lead point is quoted after
         if lead.statement.marker and not lead.statement.lead_in and same_block and _announces(option.statement):
             continue  # already quoted before the point it announces
-        if needs_antecedent(option.statement.text) and not any(
+        if (needs_antecedent(option.statement.text) or refers_to_what_precedes(option.statement.text)) and not any(
             o.block == option.block and o.statement.position == option.statement.position - 1 for o in [lead, *chosen]
         ):
-            continue  # "In such cases, ..." follows only the statement it points at
+            continue  # "In such cases, ...", "To reduce such costs, ..." follow only the statement they point at
         new_words = _asked_words_said(question, option.statement.whole) - answered
         rule_on_defined = lead_defines and not _defines(option, blocks)  # not another definition
         if one_asked and not same_block and not part_of_answer and not new_words and not rule_on_defined:

@@ -55,6 +55,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         " requests",
     ),
     (r"\bdspt\b", "Data Security and Protection Toolkit"),
+    # the GDPR's principles, by the name users give them: the principles relating to processing (Art. 5)
+    (
+        r"\b(data protection|gdpr|processing|privacy|key|core|main|basic|seven) principles\b",
+        "principles relating to processing of personal data lawfulness fairness transparency purpose limitation data"
+        " minimisation accuracy storage limitation integrity confidentiality",
+    ),
     # a use of information that goes on after it starts: the Caldicott "continuing use", to be reviewed
     (
         r"\bonce (it'?s|it is|they'?re|they are|we'?re|we are) (up and )?(running|going|live|in place|set up)\b"
@@ -368,7 +374,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(valid|validity|expire[sd]?|expiry)\b", "duration"),
     # "the permit runs out in six weeks. Can we get more time?": it expires, and its duration may be extended
-    (r"\b(runs?|running|ran) out\b", "expires duration"),
+    (r"\b(runs?|running|ran) out\b|\bwhen (it|the \w+) (ends|lapses|is over)\b", "expires expiry duration"),
     (r"\b(more|extra|additional) time\b|\b(extend|extension|prolong)\w*\b", "extended extension"),
     (r"\b(delete|deleted|deletion|erase|remove|forget|forgotten|wiped?)\b", "erasure right to be forgotten"),
     # "a wrong allergy", "my address is wrong": the data are inaccurate; "sent to the wrong person" or

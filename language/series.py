@@ -20,10 +20,12 @@ _ASKED_RE = re.compile(
     r"(?: (?:under|in|of) (?P<scope>[^?.]+))?",  # "... under the group rider": the words of the scope must name it too
     re.I,
 )
-# "What benefits does the group rider offer?", "Which exclusions does my policy have?"
+# "What benefits does the group rider offer?", "Which exclusions does my policy have?"; "Which Caldicott principles
+# are there?", "How many NDG standards are there?"
 _ASKED_OF_RE = re.compile(
     r"\b(?:what|which) (?P<name>(?:[\w'-]+ ){0,3}?(?P<noun>[a-z]+s)) (?:does|do) (?P<scope>[^?.]+?) "
-    r"(?:offer|have|include|contain|provide|list|set out)\b",
+    r"(?:offer|have|include|contain|provide|list|set out)\b"
+    r"|\b(?:what|which|how many) (?P<name2>(?:[\w'-]+ ){0,4}?(?P<noun2>[a-z]+s)) (?:are there|exist)\b",
     re.I,
 )
 # "What does the individual rider not pay for?", "What isn't covered by the group rider?", "What does my policy
@@ -113,9 +115,10 @@ def asked_series(question: str, found: list[tuple[str, str]]) -> str | None:
     name asked is in it or in the prefix ("NDG" in "NDG Data Security Standard", "individual" in "CareShield Rider
     (Individual) cl. 5")."""
     if match := _ASKED_RE.search(question) or _ASKED_OF_RE.search(question):
-        noun = words(match.group("noun"))  # stemmed: "principles" and "Principle" are one word
-        named = set(words(match.group("name"))) - set(noun)
-        named |= set(words(match.group("scope") or "")) - _ANY_DOCUMENT
+        groups = match.groupdict()
+        noun = words(groups.get("noun") or groups["noun2"])  # stemmed: "principles" and "Principle" are one word
+        named = set(words(groups.get("name") or groups["name2"])) - set(noun)
+        named |= set(words(groups.get("scope") or "")) - _ANY_DOCUMENT
     elif match := _NOT_COVERED_RE.search(re.sub(r"\bwhat['’]s\b", "what is", question, flags=re.I)):
         noun = words("exclusions")
         named = set(words(next(scope for scope in match.groups() if scope))) - _ANY_DOCUMENT

@@ -1880,3 +1880,30 @@ def test_a_provision_restating_the_lead_s_extension_is_quoted_after_the_period_i
     assert out.status == "answered" and out.citations[0].citation == "GDPR Art. 12(3)", out.answer
     first, _, rest = out.answer.partition("[Source")
     assert "within one month of receipt" in first and "two further months" in rest, out.answer
+
+
+def test_what_happens_once_an_event_is_said_by_the_statement_naming_it_and_no_such_follows_alone(make_services):
+    """ "what happens to the data ... when it ends?": 68(12)'s deletion "within six months of the expiry", not only
+    its duration and extension; and "To reduce such costs and fees, ..." never follows without the sentence on
+    fees it points at."""
+    from language.coherence import refers_to_what_precedes
+
+    assert refers_to_what_precedes("To reduce such costs and fees, the body may propose reduced storage.")
+    out = run_graph(
+        "Our EHDS data permit runs out next year and the study is not finished. Can we extend it, and what happens "
+        "to the data in the secure environment when it ends?",
+        make_services(),
+    )
+    assert "extended once" in out.answer and "deleted within six months of the expiry" in out.answer, out.answer
+    assert "such costs" not in out.answer
+    expiry = run_graph(
+        "what happens to the data in the secure processing environment once our EHDS data permit expires?",
+        make_services(),
+    )
+    assert "deleted within six months" in expiry.answer.split("[Source")[0], expiry.answer
+
+
+def test_the_gdpr_principles_by_the_name_users_give_them_are_article_5(make_services):
+    out = run_graph("what are the data protection principles in the GDPR?", make_services())
+    assert out.citations[0].citation == "GDPR Art. 5(1)", out.answer
+    assert "storage limitation" in out.answer and "integrity and confidentiality" in out.answer

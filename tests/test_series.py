@@ -119,3 +119,10 @@ def test_the_rights_of_an_instrument_are_asked_for_as_a_whole(question, instrume
     from language.series import rights_asked
 
     assert rights_asked(question) == instrument
+
+
+def test_a_series_asked_for_by_what_there_is_of_it_is_asked_for_whole():
+    found = [(f"Caldicott Principle {n}", "") for n in (1, 2, 3)]
+    assert asked_series("Which Caldicott principles are there?", found) == "Caldicott Principle"
+    assert asked_series("How many Caldicott principles are there?", found) == "Caldicott Principle"
+    assert asked_series("Which Caldicott principle is about the duty to share?", found) is None
