@@ -1773,7 +1773,7 @@ def test_whether_one_must_is_answered_by_the_duty_not_by_what_one_may_do(make_se
 
 def test_a_commentary_saying_what_a_provision_says_in_its_words_yields_to_the_provision():
     """A commentary repeating 12(3)'s extension nearly word for word, and graded higher, is not what is cited: the
-    provision saying it is (the commentary names no article in that sentence)."""
+    provision saying it is (the commentary names no article in that sentence), its period before the extension."""
     commentary = (
         "Subject access requests are common in the NHS. That period may be extended by two further months where "
         "necessary, taking into account the complexity and number of the requests, but the patient must be told."
@@ -1794,8 +1794,9 @@ def test_a_commentary_saying_what_a_provision_says_in_its_words_yields_to_the_pr
         ],
         None,
     )
-    first = answer.split("[Source")[0]
-    assert "two further months" in first and "[Source 2]" in answer and "[Source 1]" not in answer, answer
+    first, _, rest = answer.partition("[Source")
+    assert "within one month" in first and "two further months" in rest, answer  # the period, then its extension
+    assert "[Source 2]" in answer and "[Source 1]" not in answer, answer
 
 
 def test_a_deadline_for_an_act_is_the_deadline_of_whoever_does_it(make_services):
