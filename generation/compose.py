@@ -560,7 +560,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         boilerplate = _boilerplate(seen_in[statement.text]) and not defining
         score -= BOILERPLATE_PENALTY if boilerplate else 0.0
         score += REFERENCE_BONUS if _names_provision(analysis, block, statement) else 0.0
-        if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date or whether_to_act) and _CUES[
+        # ... unless the case falls short of what it requires ("a clinic with three beds": "at least 5 beds")
+        asks_to_act = whether_to_act and not (stated and falls_short(stated, statement.text))
+        if (analysis.answer_type in NOT_DEFINITIONS | {"who"} or asks_date or asks_to_act) and _CUES[
             "definition"
         ].search(statement.text):  # what a thing is answers neither how long, how much, how to, who, when nor
             score -= DEFINITION_PENALTY  # whether one may do something ("Can we pay the claim to the employer?")
@@ -1181,7 +1183,7 @@ def _continues_the_lead(option: Option, lead: Option) -> bool:
     # ... or opens with a case the lead names ("Under a general written authorisation, the processor must inform
     # ..." after "unless the controller has given prior specific or general written authorisation")
     case = _CASE_OF_THE_LEAD_RE.match(option.statement.text)
-    return bool(case) and len(content_terms(case.group(1)) & content_terms(lead.statement.text)) >= CASE_TERMS_SHARED
+    return case is not None and len(content_terms(case[1]) & content_terms(lead.statement.text)) >= CASE_TERMS_SHARED
 
 
 def following(
