@@ -1853,7 +1853,7 @@ def _introducing_statement(lead: Option, candidates: list[Option]) -> Option:
     health data applicant seeking access ... in more than one Member State ... shall submit a single health data
     access application ..." states the rule; "The application shall be forwarded ..." what follows from it."""
     match = _DEFINITE_SUBJECT_RE.match(lead.statement.text)
-    if not match or lead.statement.marker:
+    if not match or lead.statement.marker or lead.statement.points:  # a lead-in quoted with its points says it all
         return lead
     noun = set(words(match.group("noun")))
     before = _antecedent(lead, candidates)

@@ -1908,3 +1908,23 @@ def test_the_gdpr_principles_by_the_name_users_give_them_are_article_5(make_serv
     out = run_graph("what are the data protection principles in the GDPR?", make_services())
     assert out.citations[0].citation == "GDPR Art. 5(1)", out.answer
     assert "storage limitation" in out.answer and "integrity and confidentiality" in out.answer
+
+
+def test_a_lead_in_quoted_with_its_points_is_not_replaced_by_the_sentence_before_it(make_services):
+    """ "What gets written into a data permit?": 68(10)'s "The data permit shall contain: (a) ... (h)", not only the
+    sentence before it that sets out "the general conditions"."""
+    out = run_graph("what actually gets written into an EHDS data permit?", make_services())
+    first = out.answer.split("[Source")[0]
+    assert "shall contain" in first and "principal investigator" in first and "the fees" in first, out.answer
+
+
+def test_how_quickly_is_answered_by_a_provision_saying_only_without_undue_delay(make_services):
+    """Each way the law writes a time limit is a phrase of its own: Art. 16's "without undue delay" covers "How
+    quickly ...?" (it was half of one long phrase, so rectification ranked below breach notification)."""
+    from language.expansion import bridges
+
+    question = "My discharge letter says I'm allergic to penicillin and I'm not. How quickly must they correct it?"
+    assert ("How quickly", "without undue delay") in bridges(question)
+    out = run_graph(question, make_services())
+    assert out.citations[0].citation == "GDPR Art. 16", out.answer
+    assert "without undue delay" in out.answer.split("[Source")[0]
