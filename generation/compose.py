@@ -1654,7 +1654,10 @@ def _ruling_beside(lead: Option, candidates: list[Option], blocks: list[Evidence
     # ... unless the lead says more of what the question asks (35(3)'s "on a large scale" for "across the whole
     # region", against 35(1)'s general rule); never a commentary over the provision it restates (15(3)'s "commonly
     # used electronic form" is not displaced by "Under GDPR Art. 15(3) ... is provided in ...")
-    said = len(_asked_words_said(question, lead.statement.whole))
+    # (what the asking sentence asks: a lead-in whose points describe the scene says much of the question, none
+    # of it the answer: "... while they check whether it's accurate. Will they let me know before ...?")
+    asking = question_sentence(question)
+    said = len(_asked_words_said(asking, lead.statement.whole))
     ruling = [
         o
         for o in candidates
@@ -1662,11 +1665,27 @@ def _ruling_beside(lead: Option, candidates: list[Option], blocks: list[Evidence
         and not _outranks(blocks[lead.block], blocks[o.block])
         and o.score >= lead.score - RULING_MARGIN
         and not o.statement.heading
-        and len(_asked_words_said(question, o.statement.whole)) >= said
+        and len(_asked_words_said(asking, o.statement.whole)) >= said
+        and not _excepted_by(lead, o, blocks)  # "The communication ... under paragraph 1 is not required if ..."
     ]
     return max(ruling, key=lambda o: o.score, default=lead)
 
 
+def _excepted_by(lead: Option, option: Option, blocks: list[Evidence]) -> bool:
+    """The lead denies what the option's paragraph of its article requires ("The communication to the data subject
+    under paragraph 1 is not required if ..."): the rule the case is an exception to does not displace it."""
+    lead_block, block = blocks[lead.block], blocks[option.block]
+    paragraph = re.fullmatch(r"[^(]+\((\d+)\)", block.citation)
+    named = {n for m in _PARAGRAPHS_NAMED_RE.finditer(lead.statement.text) for n in re.findall(r"\d+", m[0])}
+    return bool(
+        paragraph
+        and paragraph[1] in named
+        and _article(block) == _article(lead_block)
+        and _DENIES_RE.search(lead.statement.text)
+    )
+
+
+_DENIES_RE = re.compile(r"\b(not|no longer|shall not|does not|do not)\b", re.I)
 RULING_MARGIN = 0.02  # how much less a statement ruling on the asked act may score and lead a yes/no answer
 _CASE_RE = re.compile(r"(in the (event|case) of|in case of|where|if|when|during|for)\b", re.I)
 

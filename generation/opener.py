@@ -354,7 +354,9 @@ FREE_OF_CHARGE_RE = re.compile(r"(?<!not )\bfree of charge\b", re.I)
 _TO_AUTHORITY_RE = re.compile(
     r"^(\s+it)?(\s+to)?\s+(the|a|an|its|that)\s+([\w-]+\s+){0,3}?"
     r"(authorit(y|ies)|commission|board|bod(y|ies)|regulator|controllers?|processors?)\b"
-    r"|^[^,;:.]{0,40}?\bto (the|a|an|its|that) ([\w-]+ ){0,3}(authorit(y|ies)|commission|board|bod(y|ies)|regulator)\b",
+    r"|^[^,;:.]{0,40}?\bto (the|a|an|its|that) ([\w-]+ ){0,3}(authorit(y|ies)|commission|board|bod(y|ies)|regulator)\b"
+    # "shall communicate any rectification ... to each recipient to whom the personal data have been disclosed"
+    r"|^[^;:.]{0,160}?\bto (each|every|any|the) recipients?\b",
     re.I,
 )
 

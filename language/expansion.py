@@ -18,11 +18,6 @@ EHDS_NAME = "European Health Data Space"
 # the laws' own names an acronym spells out: they name the law, which picks passages, not what a sentence says
 INSTRUMENT_NAMES = frozenset({GDPR_NAME, EHDS_NAME})
 
-_DEADLINE_ASKED = (
-    r"\b(by when|deadline|how (quickly|soon|fast)|time limit|how (long|much time) do (i|we|they|you) have"
-    r"|how (long|much time) have (i|we|they|you) got)\b"
-)
-
 # (pattern in the user's words, terms the governing documents use)
 EXPANSIONS: list[tuple[str, str]] = [
     # acronyms
@@ -1356,10 +1351,12 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"|\b(bit by bit|in stages|in instalments|don'?t (yet )?know the full (picture|story)|full picture)\b",
         "information provided in phases without undue further delay",
     ),
-    # asking for a deadline or for whom to notify: the law writes time limits (each way of writing one its own
-    # phrase: a provision saying "without undue delay" alone covers the deadline asked)
-    (_DEADLINE_ASKED, "without undue delay"),
-    (_DEADLINE_ASKED, "not later than within time limit"),
+    # asking for a deadline or for whom to notify: the law writes time limits and notification duties
+    (
+        r"\b(by when|deadline|how (quickly|soon|fast)|time limit|how (long|much time) do (i|we|they|you) have"
+        r"|how (long|much time) have (i|we|they|you) got)\b",
+        "without undue delay not later than within time limit",
+    ),
     (r"\bwho (do|does|must|should) (i|we|they|you|he|she|it) (have to |need to )?(tell|inform|notify)\b", "notify"),
     # record questions: "what is she taking?", "what's he on?" ask for the medication record
     (r"\bwhat('s| is| are) (she|he|they|the patient|\w+) (taking|on)\b", "medications"),

@@ -1918,13 +1918,22 @@ def test_a_lead_in_quoted_with_its_points_is_not_replaced_by_the_sentence_before
     assert "shall contain" in first and "principal investigator" in first and "the fees" in first, out.answer
 
 
-def test_how_quickly_is_answered_by_a_provision_saying_only_without_undue_delay(make_services):
-    """Each way the law writes a time limit is a phrase of its own: Art. 16's "without undue delay" covers "How
-    quickly ...?" (it was half of one long phrase, so rectification ranked below breach notification)."""
-    from language.expansion import bridges
+def test_a_yes_no_question_is_answered_by_the_ruling_on_its_asking_sentence_not_by_its_scene(make_services):
+    """The scene ("restrict use of my record while they check whether it's accurate") is 18(1)(a); the question
+    ("Will they let me know before they start using it normally again?") is 18(3); and 19's duty to tell each
+    recipient is no duty to tell the data subject."""
+    from generation.opener import yes_no_opener
 
-    question = "My discharge letter says I'm allergic to penicillin and I'm not. How quickly must they correct it?"
-    assert ("How quickly", "without undue delay") in bridges(question)
-    out = run_graph(question, make_services())
-    assert out.citations[0].citation == "GDPR Art. 16", out.answer
-    assert "without undue delay" in out.answer.split("[Source")[0]
+    art_19 = (
+        "The controller shall communicate any rectification or erasure of personal data or restriction of processing "
+        "carried out in accordance with Article 16, Article 17(1) and Article 18 to each recipient to whom the "
+        "personal data have been disclosed."
+    )
+    assert yes_no_opener("Will they tell me before they lift it?", art_19) == ""
+    out = run_graph(
+        "I asked the clinic to restrict use of my record while they check whether it's accurate. Will they let me "
+        "know before they start using it normally again?",
+        make_services(),
+    )
+    assert out.citations[0].citation == "GDPR Art. 18(3)", out.answer
+    assert "before the restriction of processing is lifted" in out.answer.split("[Source")[0]
