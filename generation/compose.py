@@ -1654,9 +1654,9 @@ def _ruling_beside(lead: Option, candidates: list[Option], blocks: list[Evidence
     # ... unless the lead says more of what the question asks (35(3)'s "on a large scale" for "across the whole
     # region", against 35(1)'s general rule); never a commentary over the provision it restates (15(3)'s "commonly
     # used electronic form" is not displaced by "Under GDPR Art. 15(3) ... is provided in ...")
-    # (what the asking sentence asks: a lead-in whose points describe the scene says much of the question, none
-    # of it the answer: "... while they check whether it's accurate. Will they let me know before ...?")
-    asking = question_sentence(question)
+    # (for a lead-in with points, what the asking sentence asks: points describing the scene say much of the
+    # question, none of it the answer: "... while they check whether it's accurate. Will they let me know ...?")
+    asking = question_sentence(question) if lead.statement.points else question
     said = len(_asked_words_said(asking, lead.statement.whole))
     ruling = [
         o
