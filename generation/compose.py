@@ -758,6 +758,19 @@ def _defines(option: Option, blocks: list[Evidence]) -> bool:
     return block.metadata.get("section_key") == "definitions" or bool(_CUES["definition"].search(option.statement.text))
 
 
+def _sibling_asked(block: Evidence, home: Evidence, question: str) -> bool:
+    """Two clauses of one wording whose headings differ by what the question names of each ("Hospital Daily Cash
+    Benefit" and "ICU Daily Cash Benefit" for "how much daily cash in hospital and in ICU?"): both are asked."""
+    if block is home or block.document_type != "policy_wording" or block.doc_id != home.doc_id:
+        return False
+    own, lead = set(words(block.text.partition("\n")[0])), set(words(home.text.partition("\n")[0]))
+    asked = content_terms(question)
+    return len(own & lead) >= SIBLING_SHARED_WORDS and bool((own - lead) & asked) and bool((lead - own) & asked)
+
+
+SIBLING_SHARED_WORDS = 2
+
+
 def _heading(block: Evidence) -> str:
     """A clause's first line and benefit name: what the clause is about."""
     first_line = block.text.partition("\n")[0]
@@ -1240,6 +1253,8 @@ def following(
         part_of_answer = option.block in referred or excepts
         # the next statement pointing back at the lead says more of it ("Exercise of that right shall be reversible.")
         part_of_answer = part_of_answer or _continues_the_lead(option, lead)
+        # "daily cash in hospital and in ICU": the sibling clause the question names beside the lead's
+        part_of_answer = part_of_answer or (option.cue and _sibling_asked(blocks[option.block], home, question))
         needed = 0.0 if part_of_answer else needed
         if len(chosen) >= MAX_FOLLOWING and not part_of_answer:
             continue  # two at most, and what is part of the answer
@@ -1256,7 +1271,7 @@ def following(
         elif (
             subject
             and (table or not same_block)
-            and option.block not in referred
+            and not part_of_answer
             and not _about(subject, option.statement.whole, block)
         ):
             continue  # another clause, or another line of a table, is about another benefit

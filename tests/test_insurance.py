@@ -1656,3 +1656,18 @@ def test_who_may_be_insured_is_answered_from_eligibility_with_no_coverage_line(m
     assert out.status == "answered", out.answer
     assert "80 years" in out.answer.split("[Source")[0] and "Coverage:" not in out.answer, out.answer
     assert out.citations[0].citation == "CareShield Rider (Group) cl. 1.3"
+
+
+def test_two_sibling_benefits_named_in_one_question_are_both_answered(make_services):
+    """ "daily cash in hospital and in ICU": cl. 3.5 (ICU Daily Cash Benefit) leads and cl. 3.4 (Hospital Daily Cash
+    Benefit), whose heading differs by the other thing the question names, follows; a sibling not asked does not."""
+    out = run_graph(
+        "How much daily cash does the individual rider pay in hospital and in the ICU, and for how many days?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert "Rs. 2,000 per day" in out.answer and "Rs. 1,000 per day" in out.answer, out.answer
+    assert "10 days" in out.answer and "30 days" in out.answer
+    assert {f"{INDIVIDUAL} cl. 3.4", f"{INDIVIDUAL} cl. 3.5"} <= {c.citation for c in out.citations}
+    only_icu = run_graph("How much ICU daily cash does the individual rider pay?", make_services(), **OFFLINE)
+    assert "Rs. 1,000 per day" not in only_icu.answer, only_icu.answer
