@@ -588,6 +588,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         # a provision's case, not a wording's preconditions ("If a claim is admitted under Clause 3.1, ... will pay")
         if block.document_type != "policy_wording" and _for_another_case(statement.text, described):
             score -= ANOTHER_CASE_PENALTY
+        if _case_denied(question, statement.text):  # "there's been no investigation": not "Where ... an investigation"
+            score -= DENIED_CASE_PENALTY
         if block.document_type == "policy_wording" and (
             (analysis.answer_type == "deadline" and puts_the_duty_on_the_asker(question, statement.text))
             or the_asker_acts(question, statement.text)
@@ -622,6 +624,21 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
 
 # "Where a personal data breach is likely to result in a high risk ..., the controller must ...": a rule for a case
 # the question does not describe (asked when to tell patients whose data came from hospitals, not about a breach)
+# "there's been no investigation", "without an investigation": a case the question rules out
+_DENIED_RE = re.compile(
+    r"\b(?:there(?: has|'s| have) been no|there(?: is|'s| was| were) no|without (?:an? |any )?)\s*(?P<thing>[a-z]+)",
+    re.I,
+)
+
+
+def _case_denied(question: str, text: str) -> bool:
+    """The statement's opening case is one the question says did not happen ("there's been no investigation" against
+    "Where the circumstances of a claim warrant an investigation, ...")."""
+    denied = {w for m in _DENIED_RE.finditer(question) for w in words(m["thing"])}
+    case = _RULE_CASE_RE.match(text) if denied else None
+    return bool(case and denied & set(words(case["case"])))
+
+
 _RULE_CASE_RE = re.compile(r"^\W*(?:where|if|in (?:the )?cases? (?:of|where))\s+(?P<case>[^,;:]{8,200}?),", re.I)
 # words of nearly every case the law sets: they tell no case from another
 _EVERY_CASE_WORDS = frozenset(
@@ -634,6 +651,7 @@ _EVERY_CASE_WORDS = frozenset(
 )
 CASE_STEM = 5  # a case word and a question word sharing their first five letters are one ("hospitalised", "hospital")
 ANOTHER_CASE_PENALTY = 0.1
+DENIED_CASE_PENALTY = 1.0  # a case the question says did not happen answers only when nothing else does
 
 
 def _article(block: Evidence) -> str:
@@ -1264,6 +1282,8 @@ def following(
             continue
         if option.boilerplate:  # what every document of its kind says tells nothing of this one
             continue
+        if _case_denied(question, option.statement.text) and not part_of_answer:
+            continue  # the case the question rules out
         table = block.metadata.get("section_key") == "table_of_benefits"
         if table and option.block in referred:  # of the table of benefits the lead names, only its own clause's line
             if not own_clause or not re.search(rf"\bClause {re.escape(own_clause[1])}\b", option.statement.text):

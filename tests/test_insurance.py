@@ -1671,3 +1671,19 @@ def test_two_sibling_benefits_named_in_one_question_are_both_answered(make_servi
     assert {f"{INDIVIDUAL} cl. 3.4", f"{INDIVIDUAL} cl. 3.5"} <= {c.citation for c in out.citations}
     only_icu = run_graph("How much ICU daily cash does the individual rider pay?", make_services(), **OFFLINE)
     assert "Rs. 1,000 per day" not in only_icu.answer, only_icu.answer
+
+
+def test_a_case_the_question_rules_out_does_not_lead_nor_follow(make_services):
+    """ "there's been no investigation": cl. 7.6's 15 days to settle answer, not its 45 days "Where the circumstances of
+    a claim warrant an investigation"."""
+    from generation.compose import _case_denied
+
+    assert _case_denied("There was no investigation. When do they pay?", "Where a claim warrants an investigation, x")
+    assert not _case_denied("When do they pay?", "Where a claim warrants an investigation, x")
+    out = run_graph(
+        "I'm on the individual CareShield rider. I sent my last claim document three weeks ago, there's been no "
+        "investigation, and I still haven't been paid. When should they have settled it?",
+        make_services(),
+        **OFFLINE,
+    )
+    assert "within 15 days" in out.answer.split("[Source")[0] and "45 days" not in out.answer, out.answer
