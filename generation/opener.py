@@ -270,7 +270,7 @@ _BEFORE_ACT = frozenset(
 )
 
 
-def _asked_act(question: str) -> str:
+def act_asked(question: str) -> str:
     """The act a yes/no question asks about, stemmed: the first word after its party, past the modal's helpers
     ("Can I look up my neighbour's record if I have system access?": look, not access); '' when the asking
     sentence names no party."""
@@ -311,16 +311,11 @@ def duty_asked(question: str) -> DutyAsked | None:
     """The duty a question asks about; None when it asks no necessity or names no act."""
     if not _ASKS_NECESSITY_RE.search(question_sentence(question)):
         return None
-    act = _asked_act(question)
+    act = act_asked(question)
     if not act or act == "need":
         return None
     in_law = {w for phrase, terms in bridges(question) if act in words(phrase) for w in words(terms)}
     return DutyAsked(frozenset({act, *in_law, *_LAW_VERBS.get(act, ())}), _tells_the_asker(question))
-
-
-def act_asked(question: str) -> str:
-    """The act a yes/no question asks whether its party may or must do, stemmed ("Can we pay ...?": pay)."""
-    return _asked_act(question)
 
 
 def _tells_the_asker(question: str) -> bool:
@@ -439,7 +434,7 @@ def yes_no_opener(question: str, text: str) -> str:
         return ""  # a rule for the kind (a DPIA for large-scale processing) says not whether the case is of it
     if ASKS_COST_RE.search(question) and FREE_OF_CHARGE_RE.search(text):  # "Will I have to pay ...?" / "... free
         return "" if _CONDITION_RE.search(text) else "No: "  # of charge": no, unless it says when a fee applies
-    asked, act = words(question), _asked_act(question)
+    asked, act = words(question), act_asked(question)
     # the law's verb for the plain act ("change their mind": "withdraw consent"), said where the act is; a
     # wording's verb for paying ("Does the rider pay for ...?": "The Company will reimburse ...")
     # ("Our supplier wants to hand work to another company. Are they allowed to?": the act is the plain phrase's)
