@@ -264,9 +264,9 @@ def _asked_party(question: str) -> str:
 
 
 # between the party and its act: "Are we (still) allowed to send ...", "Do I have to give ...", "Can I really ..."
-_BEFORE_ACT = frozenset(
-    "still also really actually just ever even legally lawfully always then later now afterwards simply be able "
-    "allowed permitted required obliged entitled to have has need needs start begin".split()
+_ADVERBS = frozenset("still also really actually just ever even legally lawfully always then later now".split())
+_BEFORE_ACT = _ADVERBS | frozenset(
+    "afterwards simply be able allowed permitted required obliged entitled to have has need needs start begin".split()
 )
 
 
@@ -278,6 +278,8 @@ def act_asked(question: str) -> str:
     if at is None:
         return ""
     rest = tokens[at + 1 :]
+    while rest[:1] and rest[0] in _ADVERBS:  # "Do we really need a DPO?"
+        rest = rest[1:]
     if rest[:1] in (("need",), ("needs",)) and rest[1:2] != ("to",):  # "Do we need a permit?": needing is the act
         return "need"
     act = next((t for t in rest if t not in _BEFORE_ACT and t not in _ALL_PARTIES), "")

@@ -344,9 +344,15 @@ _ON_RECORD_RE = re.compile(r"\b(on|in (the|their|our|his|her|its)) records?\b", 
 
 
 def question_sentence(question: str) -> str:
-    """The sentence that asks (the last one ending with '?'); a preamble only sets the scene."""
+    """The sentence that asks (the last one ending with '?'); a preamble only sets the scene, and so does a clause
+    before a dash ("Our GP practice is tiny - do we really need a DPO?")."""
     asked = _QUESTION_SENTENCE_RE.findall(question)
-    return asked[-1].strip(" -:") if asked else question.strip()
+    sentence = asked[-1].strip(" -:") if asked else question.strip()
+    after_dash = _DASH_RE.split(sentence)[-1]
+    return after_dash if after_dash != sentence and _ASKS_RE.match(after_dash) else sentence
+
+
+_DASH_RE = re.compile(r"\s+[-–—]\s+")
 
 
 # A second question asked in the same sentence: "Is there a faster route, and how quickly must the access body

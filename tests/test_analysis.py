@@ -504,3 +504,8 @@ def test_the_benefit_asked_for_is_named_without_its_bound(question, feature):
     from language.analysis import feature_asked
 
     assert feature_asked(question) == feature
+
+
+def test_a_clause_before_a_dash_only_sets_the_scene():
+    assert question_sentence("Our GP practice is tiny - do we really need a DPO?") == "do we really need a DPO?"
+    assert question_sentence("Can I claim - and how much?") == "Can I claim - and how much?"  # no asking clause after

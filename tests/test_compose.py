@@ -1937,3 +1937,13 @@ def test_a_yes_no_question_is_answered_by_the_ruling_on_its_asking_sentence_not_
     )
     assert out.citations[0].citation == "GDPR Art. 18(3)", out.answer
     assert "before the restriction of processing is lifted" in out.answer.split("[Source")[0]
+
+
+def test_an_adverb_before_need_still_asks_whether_the_thing_is_needed(make_services):
+    """ "Do we really need a DPO?": needing is the act (it was read as "data"), so 37(1)'s duty rules on it."""
+    from generation.opener import act_asked
+
+    assert act_asked("Do we really need a data protection officer?") == "need"
+    out = run_graph("Do we really need a data protection officer?", make_services())
+    assert out.citations[0].citation == "GDPR Art. 37(1)", out.answer
+    assert out.answer.startswith("Yes, subject to conditions")
