@@ -520,6 +520,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     claim_deadline = bool(_OWN_CLAIM_DEADLINE_RE.search(question))
     contrary_kinds = kinds_set_against(question)
     recipient = _recipient(question)
+    denied = _denied(question)
     duty = duty_asked(question) if analysis.answer_type == "yes_no" else None
     # a yes/no question whether one may or must do an act, not whether something is of a kind
     whether_to_act = (
@@ -566,18 +567,19 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             "definition"
         ].search(statement.text):  # what a thing is answers neither how long, how much, how to, who, when nor
             score -= DEFINITION_PENALTY  # whether one may do something ("Can we pay the claim to the employer?")
+        says_kind = bool(kind_asked) and _says_of_the_kind(kind_asked, statement)
         if analysis.answer_type == "definition" and defines_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS
         elif analysis.answer_type == "definition" and _establishes_asked(question, statement.text):
             score += DEFINES_ASKED_BONUS / 2  # what no provision defines, the one setting it up says what it is
         elif analysis.answer_type == "yes_no" and (
             (classified and defines_asked(classified, statement.text))
-            or (kind_asked and _says_of_the_kind(kind_asked, statement))
+            or says_kind
             or _ends_with_defined_term(question, statement.text)
         ):
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
             # ... and a statement that such a thing is (or is not) of the kind says the answer itself
-            score += CUE_BONUS if kind_asked and _says_of_the_kind(kind_asked, statement) else 0.0
+            score += CUE_BONUS if says_kind else 0.0
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += CUE_BONUS if event & {w[:CASE_STEM] for w in words(statement.text)} else 0.0
         # asked by when a claim must be made, a claims clause answers before a waiting period of the same benefit
@@ -588,7 +590,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         # a provision's case, not a wording's preconditions ("If a claim is admitted under Clause 3.1, ... will pay")
         if block.document_type != "policy_wording" and _for_another_case(statement.text, described):
             score -= ANOTHER_CASE_PENALTY
-        if _case_denied(question, statement.text):  # "there's been no investigation": not "Where ... an investigation"
+        if _case_denied(denied, statement.text):  # "there's been no investigation": not "Where ... an investigation"
             score -= DENIED_CASE_PENALTY
         if block.document_type == "policy_wording" and (
             (analysis.answer_type == "deadline" and puts_the_duty_on_the_asker(question, statement.text))
@@ -624,21 +626,6 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
 
 # "Where a personal data breach is likely to result in a high risk ..., the controller must ...": a rule for a case
 # the question does not describe (asked when to tell patients whose data came from hospitals, not about a breach)
-# "there's been no investigation", "without an investigation": a case the question rules out
-_DENIED_RE = re.compile(
-    r"\b(?:there(?: has|'s| have) been no|there(?: is|'s| was| were) no|without (?:an? |any )?)\s*(?P<thing>[a-z]+)",
-    re.I,
-)
-
-
-def _case_denied(question: str, text: str) -> bool:
-    """The statement's opening case is one the question says did not happen ("there's been no investigation" against
-    "Where the circumstances of a claim warrant an investigation, ...")."""
-    denied = {w for m in _DENIED_RE.finditer(question) for w in words(m["thing"])}
-    case = _RULE_CASE_RE.match(text) if denied else None
-    return bool(case and denied & set(words(case["case"])))
-
-
 _RULE_CASE_RE = re.compile(r"^\W*(?:where|if|in (?:the )?cases? (?:of|where))\s+(?P<case>[^,;:]{8,200}?),", re.I)
 # words of nearly every case the law sets: they tell no case from another
 _EVERY_CASE_WORDS = frozenset(
@@ -652,6 +639,25 @@ _EVERY_CASE_WORDS = frozenset(
 CASE_STEM = 5  # a case word and a question word sharing their first five letters are one ("hospitalised", "hospital")
 ANOTHER_CASE_PENALTY = 0.1
 DENIED_CASE_PENALTY = 1.0  # a case the question says did not happen answers only when nothing else does
+
+
+# "there's been no investigation", "without an investigation": a case the question rules out
+_DENIED_RE = re.compile(
+    r"\b(?:there(?: has|'s| have) been no|there(?: is|'s| was| were) no|without (?:an? |any )?)\s*(?P<thing>[a-z]+)",
+    re.I,
+)
+
+
+def _denied(question: str) -> set[str]:
+    """The stems of what the question says did not happen ("there's been no investigation": investig)."""
+    return {w for m in _DENIED_RE.finditer(question) for w in words(m["thing"])}
+
+
+def _case_denied(denied: set[str], text: str) -> bool:
+    """The statement's opening case is one the question rules out (`_denied`): "Where the circumstances of a claim
+    warrant an investigation, ..." after "there's been no investigation"."""
+    case = _RULE_CASE_RE.match(text) if denied else None
+    return bool(case and denied & set(words(case["case"])))
 
 
 def _article(block: Evidence) -> str:
@@ -776,13 +782,13 @@ def _defines(option: Option, blocks: list[Evidence]) -> bool:
     return block.metadata.get("section_key") == "definitions" or bool(_CUES["definition"].search(option.statement.text))
 
 
-def _sibling_asked(block: Evidence, home: Evidence, question: str) -> bool:
-    """Two clauses of one wording whose headings differ by what the question names of each ("Hospital Daily Cash
-    Benefit" and "ICU Daily Cash Benefit" for "how much daily cash in hospital and in ICU?"): both are asked."""
+def _sibling_asked(block: Evidence, home: Evidence, asked: set[str]) -> bool:
+    """Two clauses of one wording whose headings differ by what the question (its words `asked`) names of each
+    ("Hospital Daily Cash Benefit" and "ICU Daily Cash Benefit" for "how much daily cash in hospital and in ICU?"):
+    both are asked."""
     if block is home or block.document_type != "policy_wording" or block.doc_id != home.doc_id:
         return False
-    own, lead = set(words(block.text.partition("\n")[0])), set(words(home.text.partition("\n")[0]))
-    asked = content_terms(question)
+    own, lead = set(words(_heading(block))), set(words(_heading(home)))
     return len(own & lead) >= SIBLING_SHARED_WORDS and bool((own - lead) & asked) and bool((lead - own) & asked)
 
 
@@ -1245,6 +1251,8 @@ def following(
     lead_defines = _defines(lead, blocks)
     referred = _referred(lead, blocks)
     own_clause = _CLAUSE_CITED_RE.search(home.citation)  # "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye"
+    asked_terms = content_terms(question)
+    denied = _denied(question)
 
     def order(o: Option) -> tuple[bool, bool, bool, bool, int, float]:  # an extension of the lead's period first
         extends = bool(_EXTENDS_RE.search(o.statement.text))
@@ -1272,7 +1280,7 @@ def following(
         # the next statement pointing back at the lead says more of it ("Exercise of that right shall be reversible.")
         part_of_answer = part_of_answer or _continues_the_lead(option, lead)
         # "daily cash in hospital and in ICU": the sibling clause the question names beside the lead's
-        part_of_answer = part_of_answer or (option.cue and _sibling_asked(blocks[option.block], home, question))
+        part_of_answer = part_of_answer or (option.cue and _sibling_asked(blocks[option.block], home, asked_terms))
         needed = 0.0 if part_of_answer else needed
         if len(chosen) >= MAX_FOLLOWING and not part_of_answer:
             continue  # two at most, and what is part of the answer
@@ -1282,7 +1290,7 @@ def following(
             continue
         if option.boilerplate:  # what every document of its kind says tells nothing of this one
             continue
-        if _case_denied(question, option.statement.text) and not part_of_answer:
+        if _case_denied(denied, option.statement.text) and not part_of_answer:
             continue  # the case the question rules out
         table = block.metadata.get("section_key") == "table_of_benefits"
         if table and option.block in referred:  # of the table of benefits the lead names, only its own clause's line
@@ -1720,7 +1728,7 @@ def _excepted_by(lead: Option, option: Option, blocks: list[Evidence]) -> bool:
     )
 
 
-_DENIES_RE = re.compile(r"\b(not|no longer|shall not|does not|do not)\b", re.I)
+_DENIES_RE = re.compile(r"\b(?:not|no longer)\b", re.I)
 RULING_MARGIN = 0.02  # how much less a statement ruling on the asked act may score and lead a yes/no answer
 _CASE_RE = re.compile(r"(in the (event|case) of|in case of|where|if|when|during|for)\b", re.I)
 

@@ -29,7 +29,7 @@ _MODAL_VERB_RE = re.compile(
 # "Is that allowed?", "Can they do so?", "Are they allowed to?": the act is the scene's
 _POINTS_BACK_RE = re.compile(r"\b(?:that|this|it|so)\b|\bto\W*$", re.I)
 _OBLIGED_RE = re.compile(r"\b(obliged|required)\b", re.I)
-_MAY_RE = re.compile(r"may|can", re.I)  # a permission, with no duty in it
+_PERMITTING = ("may", "can")  # modals of a permission, with no duty in them
 _ASKS_NECESSITY_RE = re.compile(r"\b(need|needs|have to|has to|must|required|obliged|obligated|necessary)\b", re.I)
 # "the controller may either: (b) refuse to act": a point completes its lead-in's modal
 _POINT_AFTER_LEAD_IN_RE = re.compile(r":\s*\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})[.)]\s+", re.I)
@@ -487,7 +487,7 @@ def yes_no_opener(question: str, text: str) -> str:
             # "shall not be obliged to acquire" answers whether one must, not whether one may
             and not (_OBLIGED_RE.search(match.group(0)) and not _ASKS_NECESSITY_RE.search(question_sentence(question)))
             # and "may designate" answers whether one may, not whether one must ("Do we have to appoint a DPO?")
-            and not (_MAY_RE.fullmatch(match.group(1)) and not match.group(2) and _ASKS_NECESSITY_RE.search(asking))
+            and not (match.group(1).lower() in _PERMITTING and not match.group(2) and _ASKS_NECESSITY_RE.search(asking))
         ):
             said = verb[0] if verb[0] in asked else act
             acts.append((asked.index(said) if said in asked else len(asked), match))

@@ -1676,10 +1676,11 @@ def test_two_sibling_benefits_named_in_one_question_are_both_answered(make_servi
 def test_a_case_the_question_rules_out_does_not_lead_nor_follow(make_services):
     """ "there's been no investigation": cl. 7.6's 15 days to settle answer, not its 45 days "Where the circumstances of
     a claim warrant an investigation"."""
-    from generation.compose import _case_denied
+    from generation.compose import _case_denied, _denied
 
-    assert _case_denied("There was no investigation. When do they pay?", "Where a claim warrants an investigation, x")
-    assert not _case_denied("When do they pay?", "Where a claim warrants an investigation, x")
+    case = "Where a claim warrants an investigation, the Company shall settle it within 45 days."
+    assert _case_denied(_denied("There was no investigation. When do they pay?"), case)
+    assert not _case_denied(_denied("When do they pay?"), case)
     out = run_graph(
         "I'm on the individual CareShield rider. I sent my last claim document three weeks ago, there's been no "
         "investigation, and I still haven't been paid. When should they have settled it?",
