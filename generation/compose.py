@@ -579,7 +579,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         ):
             score += DEFINES_ASKED_BONUS  # "Is that profiling?": what profiling is decides it
             # ... and a statement that such a thing is (or is not) of the kind says the answer itself
-            score += CUE_BONUS if says_kind else 0.0
+            cue, score = (True, score + CUE_BONUS) if says_kind else (cue, score)
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         score += CUE_BONUS if event & {w[:CASE_STEM] for w in words(statement.text)} else 0.0
         # asked by when a claim must be made, a claims clause answers before a waiting period of the same benefit
@@ -1000,7 +1000,12 @@ def lead_option(
             base = [o for o in answering if o.block == own and o.statement.position < at]
             extends = base and (lead is not best or _EXTENDS_RE.search(restated[0].statement.text))
             return min(base, key=lambda o: o.statement.position) if extends else restated[0]
-        above = [o for o in ranked if _outranks(blocks[o.block], home) and _states_a_rule(o.statement)]
+        # (a provision stating none of the kind of answer the explanation states does not answer nearly as well)
+        above = [
+            o
+            for o in ranked
+            if _outranks(blocks[o.block], home) and _states_a_rule(o.statement) and (o.cue or not best.cue)
+        ]
         # ... unless another provision answers the question clearly better (the commentary names 37(6) for one
         # clause and restates 37(5) in the next)
         if named and (not above or named[0].support >= above[0].support - BINDING_SUPPORT_MARGIN):

@@ -1870,6 +1870,15 @@ def test_whether_a_thing_is_still_of_a_kind_is_answered_by_the_statement_saying_
     assert "still personal data" in out.answer.split("[Source")[0], out.answer
 
 
+def test_a_provision_stating_nothing_of_the_kind_asked_does_not_displace_the_statement_that_does(make_services):
+    """ "Is encrypted health data still personal data?": Art. 32(1)(a) ("pseudonymisation and encryption of personal
+    data") is binding and shares the word, but says nothing of whether such data stay personal data; the
+    explanation saying so leads."""
+    out = run_graph("Is encrypted health data still personal data?", make_services())
+    lead = out.answer.split("[Source")[0]
+    assert "still personal data" in lead and "encryption" not in lead, out.answer
+
+
 def test_a_provision_restating_the_lead_s_extension_is_quoted_after_the_period_it_extends(make_services):
     """The commentary on access restates 12(3)'s extension, so 12(3) leads; its extension ("that period may be
     extended") needs the period it extends before it, or the answer opens on a dangling "that period"."""
