@@ -49,8 +49,25 @@ KINDS = {
         "sensitive",
         "sensitivity",
     ),
-    "Encounters": ("encounter", "encounters", "visit", "visits", "appointment", "appointments", "admission", "seen"),
+    "Encounters": (
+        "encounter",
+        "encounters",
+        "visit",
+        "visits",
+        "visited",
+        "appointment",
+        "appointments",
+        "admission",
+        "admissions",
+        "admitted",
+        "attended",
+        "attendance",
+        "attendances",
+        "seen",
+    ),
 }
+# "been to A&E", "been in hospital": a visit asked about without a word naming one
+_BEEN_TO_RE = re.compile(r"\bbeen (?:in|to|into) (?:the |a |an )?(?:a&e|hospital|gp|doctor|clinic|surgery|emergency)\b", re.I)
 # The demographic fields of a record (written by ingest.loaders.fhir) and the words users ask them by.
 FIELDS = {
     "Registered GP practice": ("gp", "practice", "surgery", "registered"),
@@ -82,6 +99,8 @@ def kinds_asked(question: str, analysis: QuestionAnalysis) -> list[str]:
     found = [section for section, names in KINDS.items() if asked & set(names)]
     if _TREATED_FOR_RE.search(question) and "Conditions" not in found:  # "what is she being treated for?"
         found.insert(0, "Conditions")
+    if _BEEN_TO_RE.search(question) and "Encounters" not in found:  # "How many times has she been to A&E?"
+        found.append("Encounters")
     taking = _TAKES_RE.search(question) or (not found and _TAKING_RE.search(question))  # "are listed on my record"
     if taking and "Medications" not in found:
         found.append("Medications")
@@ -237,19 +256,9 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
             what = block.section.lower()
             if items == [NONE_RECORDED]:
                 sentences.append(f"No {what} are recorded for {_who(block)} [Source {index + 1}].")
-            elif items and year and (dated := [i for i in items if re.search(rf"\b{year}-\d\d-\d\d", i)]) != items:
-                # "How many times was he seen in 2025?": the entries of that year, and how many others there are
-                others = len(items) - len(dated)
-                count = (
-                    f"{len(dated)} recorded {what} in {year}"
-                    if len(dated) > 1
-                    else f"one recorded entry under {what} in {year}"
-                    if dated
-                    else f"no recorded {what} in {year}"
-                )
-                listed = f": {'; '.join(dated)}" if dated else ""
-                rest = f"{others} other{'s' if others > 1 else ''} on record from other years"
-                sentences.append(f"{_who(block)} has {count}{listed} ({rest}) [Source {index + 1}].")
+            elif items and (selected := _selected_entries(question, index, block, items, year)):
+                # "How many times was he seen in 2025?", "... been to A&E?": those entries, and how many others
+                sentences.append(selected[0])
             elif items:
                 listed = "; ".join(items)
                 count = f"{len(items)} recorded {what}" if len(items) > 1 else f"one recorded entry under {what}"
@@ -266,6 +275,43 @@ def one_patient_each(question: str, analysis: QuestionAnalysis, blocks: list[Evi
         first_kind = _first_said(question, [n for k in kinds for n in KINDS.get(k, ())])
         sentences = [*stated, *sentences] if first_field < first_kind else [*sentences, *stated]
     return sentences
+
+
+# The encounter classes of FHIR's v3 ActCode, as the record's lines open with them, and the words users name them by
+ENCOUNTER_CLASSES = {
+    "emergency": re.compile(r"\b(a&e|a ?and ?e|emergency|casualty)\b", re.I),
+    "inpatient encounter": re.compile(r"\b(admitted|admissions?|inpatient|in-patient|stay(ed)? in hospital)\b", re.I),
+    "virtual": re.compile(r"\b(virtual|video|phone|telephone|online|remote)\b", re.I),
+    "ambulatory": re.compile(r"\b(outpatient|out-patient|ambulatory|clinic)\b", re.I),
+}
+
+
+def encounter_class_asked(question: str) -> str | None:
+    """The one encounter class a question names ("been to A&E": emergency), or None."""
+    named = [kind for kind, said in ENCOUNTER_CLASSES.items() if said.search(question)]
+    return named[0] if len(named) == 1 else None
+
+
+def _selected_entries(
+    question: str, index: int, block: Evidence, items: list[str], year: str | None
+) -> tuple[str, int] | None:
+    """The sentence naming a record's entries of the year asked, or of the encounter class asked, counted, with how
+    many others the record holds, and how many it names; None when the question asks for neither."""
+    kind = encounter_class_asked(question) if block.section == "Encounters" else None
+    if not year and not kind:
+        return None
+    selected = [i for i in items if not year or re.search(rf"\b{year}-\d\d-\d\d", i)]
+    selected = [i for i in selected if not kind or i.startswith(f"{kind} ")]
+    what = f"{kind.removesuffix(' encounter')} encounters" if kind else block.section.lower()
+    others = len(items) - len(selected)
+    when = f" in {year}" if year else ""
+    one = f"one {kind.removesuffix(' encounter')} encounter" if kind else _entries(block.section, 1)
+    count = f"{len(selected)} {what}" if len(selected) != 1 else one
+    listed = f": {'; '.join(selected)}" if selected else ""
+    other = f"other{'s' if others > 1 else ''}" if not kind else f"other encounter{'s' if others > 1 else ''}"
+    rest = f" ({others} {other} on record{'' if kind else ' from other years'})"
+    sentence = f"{_who(block)} has {count if selected else f'no {what}'}{when}{listed}{rest if others else ''}"
+    return f"{sentence} [Source {index + 1}].", len(selected)
 
 
 _YEAR_RE = re.compile(r"\b(?:in|during|throughout|over) (?:the (?:calendar )?year )?((?:19|20)\d\d)\b", re.I)
@@ -364,6 +410,14 @@ def _from_records(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
             return [f"Yes: {first}", *rest]
         return _not_recorded(question, blocks) or None
     kinds = kinds_asked(question, analysis)
+    if analysis.answer_type == "yes_no" and "Encounters" in kinds and encounter_class_asked(question):
+        # "Has he had any video appointments?": his encounters of that class, or that there are none
+        said = [
+            _selected_entries(question, i, b, _items(b), year_asked(question))
+            for i, b in enumerate(blocks)
+            if b.authority == "record" and b.section == "Encounters"
+        ]
+        return [f"{'Yes' if count else 'No'}: {sentence}" for sentence, count in filter(None, said)] or None
     if analysis.answer_type == "yes_no" and kinds and not fields_asked(question):
         # "Is he allergic to aspirin?", "does his record show an allergy to it?": the entry of that kind naming it
         found = [(i, items) for i, items in _asked_items(question, blocks) if blocks[i].section in kinds]

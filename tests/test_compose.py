@@ -1823,10 +1823,27 @@ def test_entries_of_the_year_asked_are_counted_and_the_others_said(make_services
     (never all three as if they were that year's, nor a silent subset)."""
     out = run_graph("How many times was pat-0027 seen in 2025, and on which dates?", make_services())
     first = out.answer.split("[Source")[0]
-    assert "2 recorded encounters in 2025" in first and "2025-03-07" in first and "2025-07-23" in first, out.answer
+    assert "2 encounters in 2025" in first and "2025-03-07" in first and "2025-07-23" in first, out.answer
     assert "2023-06-13" not in first and "1 other on record from other years" in first
     none = run_graph("What encounters did pat-0027 have in 2019?", make_services())
-    assert "no recorded encounters in 2019 (3 others on record from other years)" in none.answer, none.answer
+    assert "no encounters in 2019 (3 others on record from other years)" in none.answer, none.answer
+
+
+def test_encounters_of_the_class_asked_are_counted_and_the_others_said(make_services):
+    """ "How many times has she been to A&E?": the emergency encounters, counted (FHIR's encounter classes, as the
+    record's lines name them), and how many others the record holds; asked whether there was a video appointment,
+    a record of none says no (the word "encounter" of the other classes is no match)."""
+    from generation.records import encounter_class_asked
+
+    assert encounter_class_asked("Has she been to A&E this year?") == "emergency"
+    assert encounter_class_asked("How many times was he admitted?") == "inpatient encounter"
+    assert encounter_class_asked("How many times was he seen?") is None
+    admitted = run_graph("How many times has pat-0027 been admitted to hospital?", make_services())
+    first = admitted.answer.split("[Source")[0]
+    assert "has one inpatient encounter: inpatient encounter 2023-06-13" in first, admitted.answer
+    assert "2025-03-07" not in first and "(2 other encounters on record)" in first
+    video = run_graph("Has pat-0027 had any video appointments?", make_services())
+    assert video.answer.startswith("No: ") and "no virtual encounters (3 other encounters on record)" in video.answer
 
 
 def test_a_sentence_opening_with_a_case_the_lead_names_follows_it(make_services):
