@@ -67,7 +67,9 @@ KINDS = {
     ),
 }
 # "been to A&E", "been in hospital": a visit asked about without a word naming one
-_BEEN_TO_RE = re.compile(r"\bbeen (?:in|to|into) (?:the |a |an )?(?:a&e|hospital|gp|doctor|clinic|surgery|emergency)\b", re.I)
+_BEEN_TO_RE = re.compile(
+    r"\bbeen (?:in|to|into) (?:the |a |an )?(?:a&e|hospital|gp|doctor|clinic|surgery|emergency)\b", re.I
+)
 # The demographic fields of a record (written by ingest.loaders.fhir) and the words users ask them by.
 FIELDS = {
     "Registered GP practice": ("gp", "practice", "surgery", "registered"),
