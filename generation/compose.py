@@ -1209,6 +1209,7 @@ def _allowance(question: str, option: Option, answered: set[str], overdrawn: boo
 _DEMONSTRATIVE_RE = re.compile(r"\b(?:that|this|those|these|such) ([a-z]+)\b", re.I)
 
 
+_PERIOD_NAMED_RE = re.compile(r"\b(?:that|this|those|these|such) (?:time limits?|periods?|deadlines?)\b", re.I)
 _CASE_OF_THE_LEAD_RE = re.compile(r"^\W*(?:under|where|if|when|in the case of|for)\b((?:\s+[^\s,;:]+){1,8}),", re.I)
 CASE_TERMS_SHARED = 2
 
@@ -1217,7 +1218,15 @@ def _continues_the_lead(option: Option, lead: Option) -> bool:
     """The statement right after the lead names a thing of it by a demonstrative: it says more of the lead
     ("Exercise of that right shall be reversible." after "... have the right to opt out"; "Under that accelerated
     procedure, ... within two months" after the accelerated procedure)."""
-    if option.block != lead.block or option.statement.position != lead.statement.position + 1:
+    if option.block != lead.block:
+        return False
+    if (
+        0 < option.statement.position - lead.statement.position <= NEAR
+        and _PERIOD_NAMED_RE.search(option.statement.text)
+        and _PERIOD_RE.search(lead.statement.text)
+    ):  # "If payment is delayed beyond these periods, ... interest" after "within 15 days": what missing it brings
+        return True
+    if option.statement.position != lead.statement.position + 1:
         return False
     said = set(words(lead.statement.text))
     if any(set(words(m.group(1))) & said for m in _DEMONSTRATIVE_RE.finditer(option.statement.text)):

@@ -1973,3 +1973,16 @@ def test_an_adverb_before_need_still_asks_whether_the_thing_is_needed(make_servi
     out = run_graph("Do we really need a data protection officer?", make_services())
     assert out.citations[0].citation == "GDPR Art. 37(1)", out.answer
     assert out.answer.startswith("Yes, subject to conditions")
+
+
+def test_what_missing_the_lead_s_period_brings_follows_it(make_services):
+    """ "If payment is delayed beyond these periods, the Company shall pay interest ...": what follows when the period
+    the lead states is missed is part of the answer, a statement or two after it (the 45 days of an investigation the
+    question rules out between them)."""
+    out = run_graph(
+        "I'm on the individual CareShield rider. I sent the last document they asked for three weeks ago, there's been "
+        "no investigation, and still no payment. What do they owe me?",
+        make_services(),
+    )
+    assert "15 days" in out.answer.split("[Source")[0], out.answer
+    assert "2% above the bank rate" in out.answer and "45 days" not in out.answer, out.answer
