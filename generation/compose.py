@@ -262,6 +262,7 @@ class Option:
     # for every illness or the kind asked, a minimum stay or size it does not reach ("about 18 hours" / "24 hours")
     short: bool = False
     boilerplate: bool = False  # said alike in several documents ("Assessment: the DSPT is ..." of every standard)
+    alone: float = 0.0  # its support for the asking sentence read alone, after a story
 
 
 # points of another article a provision takes in: "... referred to in points (b), (c) and (d) of Article 33(3)"
@@ -620,7 +621,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += TITLE_BONUS if titled(question, block.section) else 0.0
         score -= _law_penalty(analysis.instrument, special_law, statement, block)
         score -= CONTRARY_KIND_PENALTY if says_the_contrary_kind(contrary_kinds, statement.whole) else 0.0
-        out.append(Option(index, statement, support.score, score, cue, short, boilerplate))
+        out.append(Option(index, statement, support.score, score, cue, short, boilerplate, support.alone))
     return out
 
 
@@ -924,7 +925,8 @@ def lead_option(
         strong = (blocks[option.block].confidence or 0.0) >= STRONG_BLOCK or bool(
             subject and subject.said_in_its_terms(option.statement.whole)
         )
-        supported = option.support >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
+        # a story before the question does not hide a statement answering the question it asks
+        supported = max(option.support, option.alone) >= (STRONG_BLOCK_SUPPORT if strong else MIN_SUPPORT)
         return supported and (option.short or _names_asked(asked or set(), option, blocks[option.block]))
 
     ranked = sorted((o for o in candidates if answers(o)), key=lambda o: (-o.score, o.block, o.statement.position))
@@ -2106,7 +2108,9 @@ def compose(question: str, blocks: list[Evidence], embed: Embed | None) -> str:
         leads = candidates
         first = lead_option(leads, blocks, asked, subject, fact_wanted, fact_kind, cue_needed)
     first = _first_part_first(question, first, candidates, blocks, embed)
-    if first is None or (blocks[first.block].confidence is not None and first.score < MIN_LEAD_SCORE):
+    # (weighed by the better of its support for the whole question and for the question a story leads up to)
+    strength = first.score + max(0.0, first.alone - first.support) if first else 0.0
+    if first is None or (blocks[first.block].confidence is not None and strength < MIN_LEAD_SCORE):
         return REFUSAL
     lead: Option | None = first
     antecedent = None

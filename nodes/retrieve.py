@@ -10,13 +10,18 @@ from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
 from core.types import Evidence
-from language.analysis import analyse, question_parts
+from language.analysis import analyse, question_parts, question_sentence
+from language.question import content_terms
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.policy_search import each_variant_named, is_policy_scope, narrowed_search
 from retrieval.scope import scope_for
 from retrieval.services import Services
 
 MAX_PARTS = 3  # the parts of a question searched on their own
+MIN_ASKING_TERMS = 2  # an asking sentence searched alone says at least this many content words ("fix", "ask")
+# a story is twice as long as the sentence asking: it outweighs that sentence in every match of the whole question
+# ("We're a small dental practice with three dentists." is the scene of "Do we have to appoint a DPO?", no story)
+STORY_RATIO = 2
 
 
 @timed("retrieve")
@@ -45,13 +50,16 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
         return retriever.retrieve(text, filters, k, options, named), f"mode {context.retrieval_mode}"
 
     candidates, note = search(question, pool)
-    held = {e.chunk_id for e in candidates}
+    held = {e.chunk_id: i for i, e in enumerate(candidates)}
 
-    def add(found: list[Evidence]) -> None:
+    def add(found: list[Evidence], rescore: bool = False) -> None:
+        """New candidates join the pool; with `rescore`, one already held keeps the closer of its two matches."""
         for e in found:
             if e.chunk_id not in held:
-                held.add(e.chunk_id)
+                held[e.chunk_id] = len(candidates)
                 candidates.append(e)
+            elif rescore and (e.scores.dense or 0.0) > (candidates[held[e.chunk_id]].scores.dense or 0.0):
+                candidates[held[e.chunk_id]] = e
 
     # asked two things at once, each part is searched too: the provision answering the second part is often
     # not among what the whole question finds ("how long to report it, and when must the board hear of it?")
@@ -59,6 +67,13 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     for part in parts:
         add(search(part, context.k(settings))[0])
     note += f"; {len(parts)} parts searched too" if parts else ""
+    # a story before one question ("... mixed up with someone else's notes. Do they have to fix it if I ask?"): the
+    # question alone is searched too, and a provision it finds is graded by how closely it answers that question
+    asking = question_sentence(question)
+    story = len(question.split()) - len(asking.split())
+    if not parts and story >= STORY_RATIO * len(asking.split()) and len(content_terms(asking)) >= MIN_ASKING_TERMS:
+        add(search(asking, context.k(settings))[0], rescore=True)
+        note += "; the asking sentence searched alone"
     # asked about two wordings ("his own rider ... his employer's group plan"), each is searched on its own
     variants = each_variant_named(question, scope.filters, retriever.reader.store()) if policy else []
     for filters in variants:

@@ -303,6 +303,22 @@ def test_a_sentence_in_the_law_s_terms_supports_the_plain_words_they_stand_for()
     assert not {"everyth", "hold"} & score_sentences(asked, [[breach]], None)[0].terms
 
 
+def test_after_a_story_a_sentence_s_support_for_the_asking_sentence_alone_is_kept_apart():
+    """ "... mixed up with someone else's notes. Do they have to fix it if I ask?": rectification answers the
+    question asked though it says nothing of the story; its support for that sentence alone is kept beside the
+    support for the whole question (which still ranks), and a question with no story has none."""
+    from language.support import score_sentences
+
+    law = "The data subject has the right to obtain the rectification of inaccurate personal data."
+    story = (
+        "My discharge letter lists a penicillin allergy I've never had - I think it got mixed up with someone else's "
+        "notes. Do they have to fix it if I ask?"
+    )
+    scored = score_sentences(story, [[law]], None)[0]
+    assert scored.alone > scored.score > 0
+    assert score_sentences("Do they have to fix it if I ask?", [[law]], None)[0].alone == 0.0
+
+
 @pytest.mark.parametrize(
     ("question", "domain"),
     [

@@ -1986,3 +1986,16 @@ def test_what_missing_the_lead_s_period_brings_follows_it(make_services):
     )
     assert "15 days" in out.answer.split("[Source")[0], out.answer
     assert "2% above the bank rate" in out.answer and "45 days" not in out.answer, out.answer
+
+
+def test_a_story_before_the_question_hides_neither_the_provision_nor_its_answer(make_services):
+    """A long story of allergies and mixed-up notes before "Do they have to fix it if I ask?": the asking sentence is
+    searched alone too (Art. 16 was graded on the story's words and never found), and the statement answering it is
+    not refused for saying nothing of the story."""
+    out = run_graph(
+        "My discharge letter lists a penicillin allergy I've never had - I think it got mixed up with someone else's "
+        "notes. Do they have to fix it if I ask?",
+        make_services(),
+    )
+    assert out.status == "answered" and "rectification" in out.answer.split("[Source")[0], out.answer
+    assert "the asking sentence searched alone" in out.trace[0]
