@@ -49,7 +49,7 @@ from language.analysis import (
 )
 from language.coherence import needs_antecedent, reads_as_label, refers_to_what_precedes
 from language.expansion import INSTRUMENT_NAMES, bridged_words, bridges, expansion_terms
-from language.passages import Statement, statements
+from language.passages import POINT_RE, Statement, statements
 from language.question import (
     ANSWER_TYPE_WORDS,
     compared_terms,
@@ -92,6 +92,7 @@ MAX_TITLE_WORDS = 12  # a provision named first is named with its title when the
 MAX_STEPS = 4  # a procedure answered clause by clause ...
 STEPS_MAX_WORDS = 180  # ... in at most this many words
 CUE_BONUS = 0.15
+ACT_BONUS = 0.45  # the statement says the act the question asks will be done to the thing ("refusal ... published")
 LIST_CUE_BONUS = 0.5  # a list question is answered by a lead-in with its points, rarely by one sentence
 SHORT_BONUS = 0.3  # a waiting period longer than the cover has run, a minimum the case does not reach
 REFERENCE_BONUS = 0.3  # the block carries the provision the question names
@@ -517,6 +518,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     classified = classified_as(question)
     kind_asked = classified_as(question, said_how=True)  # "still personal data", not "Is that allowed?"
     happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
+    done_to = _done_to_it(question)
     event = _event_words(question)
     claim_deadline = bool(_OWN_CLAIM_DEADLINE_RE.search(question))
     contrary_kinds = kinds_set_against(question)
@@ -582,6 +584,9 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             # ... and a statement that such a thing is (or is not) of the kind says the answer itself
             cue, score = (True, score + CUE_BONUS) if says_kind else (cue, score)
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
+        # "Will that refusal be published?": a statement saying that act (under its lead-in: "publishing ...: (iii) all
+        # refusal decisions ...") answers before one on the refusal alone
+        score += ACT_BONUS if done_to and done_to <= set(words(statement.whole)) else 0.0
         score += CUE_BONUS if event & {w[:CASE_STEM] for w in words(statement.text)} else 0.0
         # asked by when a claim must be made, a claims clause answers before a waiting period of the same benefit
         score += CUE_BONUS if claim_deadline and block.metadata.get("section_key") == "claims" else 0.0
@@ -724,6 +729,21 @@ _HAS_HAPPENED_RE = re.compile(
 _WHAT_HAPPENS_RE = re.compile(
     r"\bwhat (?:happens|will happen|would happen)\b[^?]*?\b(?:once|when|after|if|as soon as)\s+(?P<event>[^?,;]+)", re.I
 )
+
+
+# "will that refusal be published", "can my record be shared": what the question asks will be done to a thing
+_DONE_TO_RE = re.compile(
+    r"\b(?:will|would|is|are|can|could|must|should|may|has|have)\s+(?P<thing>(?:[\w'-]+\s+){0,4}?)"
+    r"(?:be|been|being|get|gets)\s+(?:\w+ly\s+|ever\s+|also\s+)?(?P<act>\w{3,}(?:ed|en))\b",
+    re.I,
+)
+
+
+def _done_to_it(question: str) -> set[str]:
+    """The stems of the act the asking sentence asks will be done to a thing, said in the passive, and of the thing
+    ("will that refusal be published?": publish, refus), or none."""
+    match = _DONE_TO_RE.search(question_sentence(question))
+    return {*words(match["act"]), *content_terms(match["thing"])} if match else set()
 
 
 def _event_words(question: str) -> set[str]:
@@ -1556,7 +1576,9 @@ def render(statement: Statement, block: Evidence, lead: bool = True) -> str:
     if statement.points:
         text = f"{statement.text} {_join_points(statement.points)}"
     elif statement.marker:
-        lead_in = statement.lead_in or (_announcing(block) if lead else "") or f"Under {block.citation}:"
+        lead_in = statement.lead_in
+        if not lead_in or POINT_RE.match(lead_in):  # a point within a point whose list's lead-in the chunk lacks
+            lead_in = f"{(_announcing(block) if lead else '') or f'Under {block.citation}:'} {lead_in}".strip()
         marker = "" if statement.marker in "-•*" else f"{statement.marker} "
         text = f"{lead_in} {marker}{statement.text}"
     else:

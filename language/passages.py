@@ -23,6 +23,7 @@ _INLINE_POINT_RE = re.compile(
     r"\s(?=\(?(?:[a-h]|[ivx]{1,4})[.)]\s+(?!(?:of|and|or)\b)\S)"
 )
 _LEAD_IN_RE = re.compile(r":\s*$")
+_ROMAN_RE = re.compile(r"^\(?[ivx]{1,5}[.)]$", re.I)  # the markers of points within a point ("(iii)")
 LIST_ITEM_MAX_WORDS = 15  # a heading's first point this short is an item of a list, not a paragraph of rules
 _CLAUSE_NUMBER_RE = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
 # A title line: "Caldicott Principle 5 - Everyone with access ...", "Article 9(1) - Processing ...: prohibition" -
@@ -82,6 +83,7 @@ class _Builder:
         self.lead: int | None = None  # index of the open lead-in
         self.pending = ""  # a marker that ended the previous line: it belongs to the next one
         self.heading: int | None = None  # index of a heading just read: lettered points after it are its list
+        self.sub: int | None = None  # index of a point that is itself a lead-in ("(j) publishing, by ...:")
 
     def sentence(self, text: str, line_start: bool, label: str) -> None:
         if self.lead is not None and not self.out[self.lead].points and text[:1].islower():
@@ -112,7 +114,17 @@ class _Builder:
         lead_in = self.out[self.lead] if self.lead is not None else None
         if lead_in is not None and self.lead is not None:
             self.out[self.lead] = replace(lead_in, points=(*lead_in.points, f"{marker} {text}"))
-        self.out.append(Statement(text, marker=marker, lead_in=lead_in.text if lead_in else "", position=len(self.out)))
+        said_under = lead_in.text if lead_in else ""
+        if self.sub is not None and _ROMAN_RE.match(marker):
+            # "(iii) all refusal decisions ... within 30 working days" reads under "(j) publishing, by electronic ...:"
+            sub = self.out[self.sub]
+            self.out[self.sub] = replace(sub, points=(*sub.points, f"{marker} {text}"))
+            said_under = f"{sub.lead_in} {sub.marker} {sub.text}".strip()
+        elif _LEAD_IN_RE.search(text):
+            self.sub = len(self.out)
+        else:
+            self.sub = None
+        self.out.append(Statement(text, marker=marker, lead_in=said_under, position=len(self.out)))
 
 
 def statements(text: str) -> list[Statement]:

@@ -1999,3 +1999,20 @@ def test_a_story_before_the_question_hides_neither_the_provision_nor_its_answer(
     )
     assert out.status == "answered" and "rectification" in out.answer.split("[Source")[0], out.answer
     assert "the asking sentence searched alone" in out.trace[0]
+
+
+def test_a_statement_saying_the_act_asked_done_to_the_thing_asked_answers(make_services):
+    """ "will that refusal be published, and how quickly?": EHDS Art. 57(1)(j)(iii), read under "(j) publishing, by
+    electronic means:", answers (30 working days), not 68(4)'s three months to refuse; the chunk holding (j) lacks
+    the article's lead-in, so the point is quoted under its provision."""
+    from generation.compose import _done_to_it
+
+    assert _done_to_it("Will that refusal be published?") == {"publish", "refus"}
+    assert _done_to_it("Is pseudonymised data still personal data?") == set()
+    out = run_graph(
+        "If the health data access body turns down our application, will that refusal be published, and how quickly?",
+        make_services(),
+    )
+    first = out.answer.split("[Source")[0]
+    assert "30 working days" in first and "publishing" in first, out.answer
+    assert first.startswith("Under EHDS Art. 57(1)"), out.answer

@@ -32,6 +32,28 @@ def test_a_lead_in_carries_every_point_and_each_point_its_lead_in():
     assert points[1].whole.startswith("As a minimum") and "(b) give the name" in points[1].whole
 
 
+def test_a_point_within_a_point_reads_under_both_lead_ins():
+    """EHDS Art. 57(1)(j)(iii): "(iii) all refusal decisions ..." is published: it reads under "(j) publishing, by
+    electronic means:", which lists its own points; "(i)" after "(h)" is a letter, not a point of (h)."""
+    text = (
+        "1. Health data access bodies shall carry out the following tasks:\n"
+        "(h) advising the Commission;\n"
+        "(i) facilitating cross-border access;\n"
+        "(j) publishing, by electronic means:\n"
+        "(i) a national dataset catalogue;\n"
+        "(ii) all refusal decisions, within 30 working days;\n"
+        "(k) fulfilling the obligations towards natural persons."
+    )
+    lead, h, i, j, catalogue, refusals, k = statements(text)
+    assert i.lead_in == lead.text and j.points == (
+        "(i) a national dataset catalogue;",
+        "(ii) all refusal decisions, within 30 working days;",
+    )
+    assert refusals.lead_in == f"{lead.text} (j) publishing, by electronic means:"
+    assert "publishing" in refusals.whole and "30 working days" in refusals.whole
+    assert k.lead_in == lead.text and len(lead.points) == 6
+
+
 def test_pdf_points_whose_marker_ends_the_line_before():
     lead, *rest = statements(DONOR)
     assert lead.text.endswith("provided that:") and [p.split()[0] for p in lead.points] == ["i.", "ii.", "iii."]
