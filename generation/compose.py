@@ -311,7 +311,12 @@ def _cue(
         return listing and (not listed or bool(listed & named))
     if analysis.answer_type == "yes_no":  # it says whether the party asked about may do the act asked about
         # ... or, asked "and by when?" after it, the date it happens by
-        return bool(yes_no_opener(question, text)) or bool(_AND_WHEN_RE.search(question) and _DATE_RE.search(text))
+        # ... or, asked whether it was done in time ("Weren't they supposed to answer me by now?"), the period
+        return (
+            bool(yes_no_opener(question, text))
+            or bool(_AND_WHEN_RE.search(question) and _DATE_RE.search(text))
+            or bool(_TIMELINESS_RE.search(question_sentence(question)) and _PERIOD_RE.search(text))
+        )
     if _DATE_QUESTION_RE.search(question):
         # "When does the EHDS start applying?": the date it applies from, not the date it was published
         return states_kind_asked(question, analysis, text)
@@ -1013,7 +1018,12 @@ def lead_option(
     if blocks[best.block].authority != "binding":
         home = blocks[best.block]
         # a commentary restating a provision the evidence holds ("GDPR Art. 35(1) requires ...") yields to it
-        named = [o for o in ranked if _outranks(blocks[o.block], home) and _names(best, blocks[o.block])]
+        # (whatever its grade: the commentary vouches for it; stating the kind of fact asked when the commentary does)
+        named = [
+            o
+            for o in answering
+            if _outranks(blocks[o.block], home) and _names(best, blocks[o.block]) and (o.cue or not best.cue)
+        ]
         # ... and so does one saying what a provision says in its words ("That period may be extended by two further
         # months ..." of a commentary on access, after 12(3) says it)
         restated = [o for o in answering if _outranks(blocks[o.block], home) and _says_the_same(o, lead)]
@@ -1999,10 +2009,19 @@ def _join_points(points: tuple[str, ...]) -> str:
     return " ".join(points)
 
 
+# whether something was done in time: "by now", "this long", "too late", "still not", "yet"
+_TIMELINESS_RE = re.compile(
+    r"\b(by now|yet|(this|that|so) long|too (late|long)|in time|overdue|late|still (not|no|waiting|hasn't|haven't))\b",
+    re.I,
+)
+
+
 def _wanted(question: str, analysis: QuestionAnalysis) -> tuple[bool, re.Pattern[str] | None, bool]:
     """What a lead must state: a fact rather than a definition; the pattern of the period or amount asked; a
     cue (a period, an amount, who may or must) when one of the evidence states it."""
     fact_kind = _CUES.get(analysis.answer_type) if analysis.answer_type in ("deadline", "amount") else None
+    if analysis.answer_type == "yes_no" and _TIMELINESS_RE.search(question_sentence(question)):
+        fact_kind = _CUES["deadline"]  # "Weren't they supposed to answer me by now?": the period decides it
     cue_needed = (
         bool(fact_kind)
         or (analysis.answer_type == "who" and bool(_WHO_MAY_RE.search(question) or _WHO_MUST_RE.search(question)))

@@ -66,7 +66,8 @@ _RULES: list[tuple[AnswerType, str]] = [
         # "Under the EHDS, can I ...?", "So can I ...?": the law asked under, or a word carrying on, before the modal
         r"^\s*(?:(?:under|according to|in line with) (?:the )?[\w@-]+(?: (?!(?:how|what|when|which|who|why|where)\b)"
         r"[\w@-]+){0,4}?,?\s+|(?:so|and|but|then)\s+)?"
-        r"(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)\s+[a-z]+\b"
+        # ... or negated: "Weren't they supposed to answer me by now?", "Can't I see it?", "Won't they tell me?"
+        r"(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need|won)(?:n?['’]t)?\s+[a-z]+\b"
         r"|([,;:]\s+|\s-\s+)(can|may|must|do|does|did|is|are|was|were|will|would|should|could|am|has|have|need)"
         r"\s+(i|we|you|he|she|it|they|that|this|there|the|a|an|my|our|their|his|her|every|each|all|any|patients?"
         r"|[a-z]+s)\b"

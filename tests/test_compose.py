@@ -2016,3 +2016,20 @@ def test_a_statement_saying_the_act_asked_done_to_the_thing_asked_answers(make_s
     first = out.answer.split("[Source")[0]
     assert "30 working days" in first and "publishing" in first, out.answer
     assert first.startswith("Under EHDS Art. 57(1)"), out.answer
+
+
+def test_asked_whether_it_was_done_in_time_the_period_answers_from_the_provision(make_services):
+    """ "Weren't they supposed to answer me by now?": a negated yes/no question about timeliness is answered by the
+    period (12(3)'s one month), not by what access gives (15(1)); the commentary restating 12(3) yields to it though
+    12(3) is graded lower (the commentary vouches for it)."""
+    from language.analysis import analyse
+
+    assert analyse("Weren't they supposed to answer me by now?").answer_type == "yes_no"
+    assert analyse("Can't I see my own record?").answer_type == "yes_no"
+    out = run_graph(
+        "I emailed my GP surgery five weeks ago asking for a copy of everything they hold about me and I've heard "
+        "nothing back. Weren't they supposed to answer me by now?",
+        make_services(),
+    )
+    assert "one month" in out.answer.split("[Source")[0], out.answer
+    assert out.citations[0].citation == "GDPR Art. 12(3)", out.answer
