@@ -480,12 +480,17 @@ _STILL_OF_A_KIND_RE = re.compile(
 )
 
 
+_PARTICIPLE_RE = re.compile(r"[\w-]+(?:ed|en)|paid|told|sent|kept|held|made|done|shared|sold|lost|seen", re.I)
+
+
 def classified_as(question: str, said_how: bool = False) -> str:
     """The term a yes/no question asks whether its situation falls under, or ''; `said_how`: only when the question
     says how it falls under it ("covered as a Member", "count as a breach", "still personal data"), not "Will they
     pay?"."""
     match = _CLASSIFIED_AS_RE.search(question)
-    if match and (match["how"] or not said_how):
+    # "Will it be paid?" asks what is done to it, not what it is
+    done_to = bool(match and match["how"] == "be " and _PARTICIPLE_RE.fullmatch(match["term"]))
+    if match and (match["how"] or not said_how) and not (said_how and done_to):
         return match.group("term")
     still = _STILL_OF_A_KIND_RE.search(question_sentence(question))
     return still.group("term") if still else ""

@@ -1879,6 +1879,8 @@ def test_whether_a_thing_is_still_of_a_kind_is_answered_by_the_statement_saying_
 
     assert classified_as("Is pseudonymised data still personal data?", said_how=True) == "personal data"
     assert classified_as("Is that allowed?", said_how=True) == ""
+    assert classified_as("Will it be paid?", said_how=True) == ""  # what is done to it, not what it is
+    assert classified_as("Would that be a breach?", said_how=True) == "breach"
     out = run_graph(
         "We replaced the NHS numbers with study codes and keep the look-up table on another server. Is the dataset "
         "still personal data for us?",
