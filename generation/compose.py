@@ -83,7 +83,7 @@ MIN_LEAD_SCORE = 0.65  # the best statement, weighed with its block's grade, ans
 # ungraded evidence (plain RAG, the evaluation's baseline) has no grade to weigh and keeps the support floor alone
 FOLLOW_SUPPORT = 0.35  # a following statement must support the question at least this much
 MAX_FOLLOWING = 2
-MAX_WORDS = 90  # the lead and what follows it, lists apart
+MAX_WORDS = 150  # the lead and what follows it, lists apart
 NEW_POINT_WORDS = 40  # ... but the first following statement saying what the question asks that the lead does not
 NEW_POINT_MIN_WORDS = 1  # (at least this many of its words, not counting words that relate, not name: "within")
 PART_NEW_WORDS = 2  # a part's answer is quoted when it says this many of the part's words nothing quoted says
@@ -732,7 +732,8 @@ _HAS_HAPPENED_RE = re.compile(
 
 # "What happens to the data once my permit runs out?": what follows an event, said by the statement naming it
 _WHAT_HAPPENS_RE = re.compile(
-    r"\bwhat (?:happens|will happen|would happen)\b[^?]*?\b(?:once|when|after|if|as soon as)\s+(?P<event>[^?,;]+)", re.I
+    r"\bwhat (?:happens|will happen|would happen)\b[^?]*?\b(?P<on>once|when|after|if|as soon as)\s+(?P<event>[^?,;]+)",
+    re.I,
 )
 
 
@@ -745,10 +746,12 @@ _DONE_TO_RE = re.compile(
 
 
 def _done_to_it(question: str) -> set[str]:
-    """The stems of the act the asking sentence asks will be done to a thing, said in the passive, and of the thing
-    ("will that refusal be published?": publish, refus), or none."""
+    """The stems of the act the asking sentence asks will be done to a thing it names, said in the passive, and of
+    the thing ("will that refusal be published?": publish, refus), or none."""
     match = _DONE_TO_RE.search(question_sentence(question))
-    return {*words(match["act"]), *content_terms(match["thing"])} if match else set()
+    thing = content_terms(match["thing"]) if match else set()
+    # "Will it be paid?" names no thing: any statement paying anything would do
+    return {*words(match["act"]), *thing} if match and thing else set()
 
 
 def _event_words(question: str) -> set[str]:
@@ -757,7 +760,7 @@ def _event_words(question: str) -> set[str]:
     match = _WHAT_HAPPENS_RE.search(question)
     if not match:
         return set()
-    termed = [t for t in expansion_terms(match["event"]) if t not in INSTRUMENT_NAMES]
+    termed = [t for t in expansion_terms(f"{match['on']} {match['event']}") if t not in INSTRUMENT_NAMES]
     return {w[:CASE_STEM] for w in [*content_terms(match["event"]), *words(" ".join(termed))]}
 
 
@@ -1299,6 +1302,7 @@ def following(
     own_clause = _CLAUSE_CITED_RE.search(home.citation)  # "Cataract Surgery (Clause 3.1.2): Rs. 60,000 per eye"
     asked_terms = content_terms(question)
     denied = _denied(question)
+    event = _event_words(question)
 
     def order(o: Option) -> tuple[bool, bool, bool, bool, int, float]:  # an extension of the lead's period first
         extends = bool(_EXTENDS_RE.search(o.statement.text))
@@ -1327,6 +1331,10 @@ def following(
         part_of_answer = part_of_answer or _continues_the_lead(option, lead)
         # "daily cash in hospital and in ICU": the sibling clause the question names beside the lead's
         part_of_answer = part_of_answer or (option.cue and _sibling_asked(blocks[option.block], home, asked_terms))
+        # "... and what happens to the data when it ends?": what the lead's provision says follows that event
+        part_of_answer = part_of_answer or (
+            same_block and bool(event & {w[:CASE_STEM] for w in words(option.statement.text)})
+        )
         needed = 0.0 if part_of_answer else needed
         if len(chosen) >= MAX_FOLLOWING and not part_of_answer:
             continue  # two at most, and what is part of the answer
