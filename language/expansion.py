@@ -334,7 +334,10 @@ EXPANSIONS: list[tuple[str, str]] = [
     (
         r"\b(rather than|not|instead of) (directly )?from (the |our )?(patients?|data subjects?|them|the person|people)"
         r"( themselves| directly)?\b|\bfrom (a |the )?(third part(y|ies)|referr(al|ing) letters?|another (organisation"
-        r"|hospital|trust|provider|gp))\b|\b(gp|hospital) referral letters?\b",
+        r"|hospital|trust|provider|gp))\b|\b(gp|hospital) referral letters?\b"
+        # "A neighbouring trust has passed us referral details": data another body handed over
+        r"|\b(trust|hospital|practice|organisation|provider|registry|body) (has |have |had )?(passed|sent|given|handed"
+        r"|forwarded|shared|disclosed) (us|on to us|to us|over)\b",
         "information to be provided where personal data have not been obtained from the data subject",
     ),
     # the EHDS asked about in a UK setting: an EU regulation, which does not apply in the UK
@@ -610,13 +613,14 @@ EXPANSIONS: list[tuple[str, str]] = [
         r"\b(?<!notice )(?<!information )(tell|inform|notify|let \w+ know)\b"
         r"(?!.*\bprivacy (notice|information|policy|statement)).*\b(patients?|people|individuals?|data subjects?)\b"
         r"|\b(they|he|she|hospital|practice|surgery|clinic|trust|insurer|company|controller)"
-        r" (\w+ ){0,2}(tell|inform|notify|warn) (me|us)\b",
+        # ("what were they supposed to tell me?" asks what a privacy notice says: the next row)
+        r" (?!(\w+ )?(supposed|meant|required|obliged) to )(\w+ ){0,2}(tell|inform|notify|warn) (me|us)\b",
         "communication to the data subject",
     ),
     (
         r"\b(privacy notice|privacy information|what (do|must|should) (we|they|you) (have to )?tell)\b"
         r"|\b(supposed|meant|required|obliged|have|had) to tell (me|us|them|patients?)\b"
-        r"|\bwhen (we|they|you) (first )?(collect|took|take|takes|got|get|ask(ed)? for)\b"
+        r"|\bwhen (we|they|you|the \w+) (first )?(collect|collected|took|take|takes|got|get|ask(ed)? for)\b"
         r"|\bat registration\b",
         "information to be provided where personal data are collected from the data subject",
     ),

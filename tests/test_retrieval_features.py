@@ -390,6 +390,8 @@ def test_ok_is_a_word_and_not_a_name_a_chunk_must_mention():
         ("Can I get it in a form the new surgery can load?", "machine-readable", "breach"),
         ("We got their details from a third party.", "not been obtained from the data subject", "breach"),
         ("The patients never gave them to us.", "not been obtained from the data subject", "breach"),
+        ("A neighbouring trust has passed us referral details.", "not been obtained from the data subject", "breach"),
+        ("What were they supposed to tell me?", "collected from the data subject", "communication to the data"),
         ("If I change my mind after buying the rider, do I get a refund?", "free look period", "grace period"),
         ("Who tests our plan for coping with a cyber attack?", "continuity plan", "free look"),
         ("My records are in Ireland and I now live in Spain.", "Member State", "third country"),
