@@ -591,7 +591,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
         score += CUE_BONUS if _after_what_happened(happened, statement.text) else 0.0
         # "Will that refusal be published?": a statement saying that act (under its lead-in: "publishing ...: (iii) all
         # refusal decisions ...") answers before one on the refusal alone
-        score += ACT_BONUS if done_to and done_to <= set(words(statement.whole)) else 0.0
+        score += ACT_BONUS if done_to and done_to.said_in(statement.whole) else 0.0
         score += CUE_BONUS if event & {w[:CASE_STEM] for w in words(statement.text)} else 0.0
         # asked by when a claim must be made, a claims clause answers before a waiting period of the same benefit
         score += CUE_BONUS if claim_deadline and block.metadata.get("section_key") == "claims" else 0.0
@@ -743,15 +743,45 @@ _DONE_TO_RE = re.compile(
     r"(?:be|been|being|get|gets)\s+(?:\w+ly\s+|ever\s+|also\s+)?(?P<act>\w{3,}(?:ed|en))\b",
     re.I,
 )
+# ... or in the active: "have to publish the data permits", "must it publish that refusal"
+_DOES_TO_RE = re.compile(
+    r"\b(?:must|shall|should|will|would|can|could|may|ha(?:ve|s) to|needs? to)\s+(?:(?:it|they|we|you|he|she|i)\s+)?"
+    r"(?!(?:be|been|have|get|also|still|ever|really|not|just|first)\b)(?P<act>[a-z]{4,})\s+"
+    r"(?P<thing>(?:(?:the|its|their|our|that|those|these|any|all|every)\s+)?[a-z]+(?:\s+[a-z]+)?)",
+    re.I,
+)
 
 
-def _done_to_it(question: str) -> set[str]:
-    """The stems of the act the asking sentence asks will be done to a thing it names, said in the passive, and of
-    the thing ("will that refusal be published?": publish, refus), or none."""
-    match = _DONE_TO_RE.search(question_sentence(question))
-    thing = content_terms(match["thing"]) if match else set()
-    # "Will it be paid?" names no thing: any statement paying anything would do
-    return {*words(match["act"]), *thing} if match and thing else set()
+@dataclass(frozen=True)
+class DoneTo:
+    """An act a question asks will be done to a thing, as stems: the act, the thing's words, and the words of the law's
+    terms for the thing ("the ICO": supervisory authority)."""
+
+    act: frozenset[str]
+    thing: frozenset[str]
+    termed: tuple[frozenset[str], ...]
+
+    def said_in(self, text: str) -> bool:
+        """The text says that act and names that thing, in all the question's words for it or half of the law's."""
+        said = set(words(text))
+        return self.act <= said and (self.thing <= said or any(2 * len(t & said) >= len(t) for t in self.termed))
+
+
+def _done_to_it(question: str) -> DoneTo | None:
+    """The act the question asks will be done to a thing it names, in the passive or the active ("will that refusal
+    be published?", "does it have to publish the data permits?"), or None."""
+    for match in (_DONE_TO_RE.search(question_sentence(question)), _DOES_TO_RE.search(question)):
+        act = set(words(match["act"])) if match else set()
+        thing = content_terms(match["thing"]) if match else set()
+        # "Will it be paid?" names no thing: any statement paying anything would do; "give those patients our privacy
+        # information" names whom it is done for, not what is done
+        if act and thing and not thing & _PERSONS:
+            termed = tuple(frozenset(words(t)) for t in expansion_terms(match["thing"]) if t not in INSTRUMENT_NAMES)
+            return DoneTo(frozenset(act), frozenset(thing), termed)
+    return None
+
+
+_PERSONS = frozenset(words("patient patients person people individual individuals subject subjects member members"))
 
 
 def _event_words(question: str) -> set[str]:

@@ -2009,8 +2009,11 @@ def test_a_statement_saying_the_act_asked_done_to_the_thing_asked_answers(make_s
     the article's lead-in, so the point is quoted under its provision."""
     from generation.compose import _done_to_it
 
-    assert _done_to_it("Will that refusal be published?") == {"publish", "refus"}
-    assert _done_to_it("Is pseudonymised data still personal data?") == set()
+    refusal = _done_to_it("Will that refusal be published?")
+    assert refusal and refusal.said_in("publishing: (iii) all refusal decisions") and not refusal.said_in("refuse it")
+    assert _done_to_it("Is pseudonymised data still personal data?") is None and _done_to_it("Will it be paid?") is None
+    ico = _done_to_it("Must we notify the ICO?")  # the law's name for the thing
+    assert ico and ico.said_in("the controller shall notify the supervisory authority")
     out = run_graph(
         "If the health data access body turns down our application, will that refusal be published, and how quickly?",
         make_services(),
@@ -2035,3 +2038,19 @@ def test_asked_whether_it_was_done_in_time_the_period_answers_from_the_provision
     )
     assert "one month" in out.answer.split("[Source")[0], out.answer
     assert out.citations[0].citation == "GDPR Art. 12(3)", out.answer
+
+
+def test_an_act_asked_in_the_active_is_read_like_one_in_the_passive(make_services):
+    """ "Does the health data access body have to publish the data permits it issues and its refusals?": the statement
+    saying that act of those permits answers (57(1)(j)(iii)), not the one on issuing them; whom an act is done for is
+    no thing it is done to ("give those patients our privacy information")."""
+    from generation.compose import _done_to_it
+
+    assert _done_to_it("How soon do we have to give those patients our privacy information?") is None
+    published = _done_to_it("Must it publish the data permits?")
+    assert published and not published.said_in("publishing: (ii) every health data access application")
+    out = run_graph(
+        "Does the health data access body have to publish the data permits it issues and its refusals? How quickly?",
+        make_services(),
+    )
+    assert "30 working days" in out.answer.split("[Source")[0], out.answer
