@@ -523,13 +523,14 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     classified = classified_as(question)
     kind_asked = classified_as(question, said_how=True)  # "still personal data", not "Is that allowed?"
     happened = [done for found in _HAS_HAPPENED_RE.findall(question) for done in found if done]
-    done_to = _done_to_it(question)
     event = _event_words(question)
     claim_deadline = bool(_OWN_CLAIM_DEADLINE_RE.search(question))
     contrary_kinds = kinds_set_against(question)
     recipient = _recipient(question)
     denied = _denied(question)
     duty = duty_asked(question) if analysis.answer_type == "yes_no" else None
+    # (asked whether one must do it, the provision putting that duty answers, not any statement saying the act)
+    done_to = _done_to_it(question) if duty_asked(question) is None else None
     # a yes/no question whether one may or must do an act, not whether something is of a kind
     whether_to_act = (
         analysis.answer_type == "yes_no"
@@ -771,8 +772,9 @@ def _done_to_it(question: str) -> DoneTo | None:
     """The act the question asks will be done to a thing it names, in the passive or the active ("will that refusal
     be published?", "does it have to publish the data permits?"), or None."""
     for match in (_DONE_TO_RE.search(question_sentence(question)), _DOES_TO_RE.search(question)):
-        act = set(words(match["act"])) if match else set()
-        thing = content_terms(match["thing"]) if match else set()
+        if match is None:
+            continue
+        act, thing = set(words(match["act"])), content_terms(match["thing"])
         # "Will it be paid?" names no thing: any statement paying anything would do; "give those patients our privacy
         # information" names whom it is done for, not what is done
         if act and thing and not thing & _PERSONS:
