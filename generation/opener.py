@@ -287,7 +287,10 @@ def act_asked(question: str) -> str:
     return stem[0] if stem else ""
 
 
-_DUTY_OF_RE = re.compile(r"\b(?:shall|must)\s+(?:(?:in any case|also|[a-z]+ly)\s+)?(?P<verb>[a-z]+)", re.I)
+# "must in any case designate", "shall, without undue delay, communicate": the verb after a modal and its aside
+_DUTY_OF_RE = re.compile(
+    r"\b(?:shall|must)(?:\s*,[^,;.]{1,60},)?\s+(?:(?:in any case|also|[a-z]+ly)\s+)?(?P<verb>[a-z]+)", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -309,9 +312,17 @@ class DutyAsked:
         return False
 
 
+_STILL_BOUND_RE = re.compile(
+    r"\bstill (?:have|has|need|needs|got) to\b|\b(?:must|should) (?:we|i|they|he|she|it) still\b", re.I
+)
+
+
 def duty_asked(question: str) -> DutyAsked | None:
-    """The duty a question asks about; None when it asks no necessity or names no act."""
-    if not _ASKS_NECESSITY_RE.search(question_sentence(question)):
+    """The duty a question asks about; None when it asks no necessity or names no act, or asks whether the case it
+    describes lifts the duty ("It was recovered unopened. Do we still have to tell the patients?": the exception
+    answers)."""
+    asking = question_sentence(question)
+    if not _ASKS_NECESSITY_RE.search(asking) or _STILL_BOUND_RE.search(asking):
         return None
     act = act_asked(question)
     if not act or act == "need":

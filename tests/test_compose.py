@@ -1763,6 +1763,8 @@ def test_whether_one_must_is_answered_by_the_duty_not_by_what_one_may_do(make_se
     told = duty_asked("Does the surgery have to tell her?")  # a person told: not a duty to tell the authority
     assert told and not told.imposed_by("the controller must notify it to the supervisory authority")
     assert told.imposed_by("the controller shall communicate the personal data breach to the data subject")
+    assert told.imposed_by("the controller must, without undue delay, communicate the breach to the data subject")
+    assert duty_asked("It was recovered unopened. Do we still have to tell the patients?") is None  # the exception
     may = "A group of undertakings may appoint one data protection officer, on condition that it is accessible."
     assert yes_no_opener(question, may) == ""
     assert yes_no_opener("Can we appoint one DPO for our group of undertakings?", may).startswith("Yes")
