@@ -558,6 +558,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
+        if _DANGLING_RE.search(statement.text) and not statement.points:
+            continue  # a lead-in whose lines carry no markers introduces nothing quotable with it
         block = blocks[index]
         score = (
             support.score - POSITION_PRIOR * min(statement.position, 10) + CONFIDENCE_WEIGHT * (block.confidence or 0)
@@ -636,6 +638,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     return out
 
 
+_DANGLING_RE = re.compile(r":\s*$")
 # "Where a personal data breach is likely to result in a high risk ..., the controller must ...": a rule for a case
 # the question does not describe (asked when to tell patients whose data came from hospitals, not about a breach)
 _RULE_CASE_RE = re.compile(r"^\W*(?:where|if|in (?:the )?cases? (?:of|where))\s+(?P<case>[^,;:]{8,200}?),", re.I)

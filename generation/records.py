@@ -359,7 +359,8 @@ def patients_with(question: str, analysis: QuestionAnalysis, blocks: list[Eviden
             found.append(f"{_who(block)}: {'; '.join(matching)} [Source {index + 1}]")
     if not found:
         return []
-    return [f"{len(found)} patient{'s' if len(found) > 1 else ''} in the records: " + "; ".join(found) + "."]
+    counted = f"{len(found)} patients" if len(found) > 1 else "One patient"  # a sentence opens with no bare digit
+    return [f"{counted} in the records: " + "; ".join(found) + "."]
 
 
 _SOURCE_RE = re.compile(r"\[Source (\d+)\]")

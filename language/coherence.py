@@ -20,7 +20,7 @@ from language.words import words
 class Fragment:
     """One sentence that does not read as prose, and the rule it breaks."""
 
-    rule: str  # list_marker, clause_number, heading, orphan_pronoun, repeated, unterminated
+    rule: str  # list_marker, clause_number, heading, orphan_pronoun, repeated, unterminated, dangling_lead_in
     sentence: str
 
 
@@ -79,6 +79,7 @@ _DUMMY_IT_RE = re.compile(
     r"|compulsory|permitted|forbidden|prohibited|essential|advisable) (?:to|that|for))\b"
 )
 _TERMINATED_RE = re.compile(r"[.!?][\"'’”)\]]*$")
+_DANGLING_LEAD_IN_RE = re.compile(r":\s*[.!?]?$")
 # "Article 9(1) - Processing of ...", "Caldicott Principle 5 - Everyone ...": a short label, a spaced dash.
 _HEADING_DASH_RE = re.compile(r"^\S+(?:\s+\S+){0,4}\s+[-–—]\s+\S")
 _SMALL_WORDS = frozenset("a an and at by for from in of on or per the to under with".split())
@@ -229,6 +230,8 @@ def _rule(sentence: str, position: int, last: bool, seen: set[str]) -> str | Non
         return "repeated"
     if last and not _TERMINATED_RE.search(sentence):
         return "unterminated"
+    if _DANGLING_LEAD_IN_RE.search(sentence):  # "... are set out as follows:" with nothing after it
+        return "dangling_lead_in"
     return None
 
 

@@ -115,6 +115,12 @@ FLAGGED = [
         "categories and approximate number of",
         "unterminated",
     ),
+    # a lead-in quoted without what it introduces, even with a full stop after its marker
+    (
+        f"{CLEAN_LEAD} Annex I (summary) - main characteristics of the priority categories of personal electronic "
+        "health data for primary use: [Source 5]. Other text follows. [Source 2]",
+        "dangling_lead_in",
+    ),
 ]
 
 # Answers that read as prose: each must give no fragment.
@@ -190,6 +196,7 @@ def test_enough_examples_both_ways():
         "heading",
         "repeated",
         "unterminated",
+        "dangling_lead_in",
     }
 
 
