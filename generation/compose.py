@@ -27,6 +27,7 @@ from generation.opener import (
     ASKS_COST_RE,
     EXCEPTED,
     FREE_OF_CHARGE_RE,
+    PERSON_WORDS,
     act_asked,
     duty_asked,
     puts_the_duty_on_the_asker,
@@ -528,9 +529,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     contrary_kinds = kinds_set_against(question)
     recipient = _recipient(question)
     denied = _denied(question)
-    duty = duty_asked(question) if analysis.answer_type == "yes_no" else None
+    necessity = duty_asked(question)
+    duty = necessity if analysis.answer_type == "yes_no" else None
     # (asked whether one must do it, the provision putting that duty answers, not any statement saying the act)
-    done_to = _done_to_it(question) if duty_asked(question) is None else None
+    done_to = _done_to_it(question) if necessity is None else None
     # a yes/no question whether one may or must do an act, not whether something is of a kind
     whether_to_act = (
         analysis.answer_type == "yes_no"
@@ -558,7 +560,7 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     out: list[Option] = []
     flat = [(i, s) for i, ss in enumerate(per_block) for s in ss]
     for (index, statement), support in zip(flat, scored, strict=True):
-        if _DANGLING_RE.search(statement.text) and not statement.points:
+        if statement.text.rstrip().endswith(":") and not statement.points:
             continue  # a lead-in whose lines carry no markers introduces nothing quotable with it
         block = blocks[index]
         score = (
@@ -638,7 +640,6 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
     return out
 
 
-_DANGLING_RE = re.compile(r":\s*$")
 # "Where a personal data breach is likely to result in a high risk ..., the controller must ...": a rule for a case
 # the question does not describe (asked when to tell patients whose data came from hospitals, not about a breach)
 _RULE_CASE_RE = re.compile(r"^\W*(?:where|if|in (?:the )?cases? (?:of|where))\s+(?P<case>[^,;:]{8,200}?),", re.I)
@@ -780,13 +781,10 @@ def _done_to_it(question: str) -> DoneTo | None:
         act, thing = set(words(match["act"])), content_terms(match["thing"])
         # "Will it be paid?" names no thing: any statement paying anything would do; "give those patients our privacy
         # information" names whom it is done for, not what is done
-        if act and thing and not thing & _PERSONS:
+        if act and thing and not thing & PERSON_WORDS:
             termed = tuple(frozenset(words(t)) for t in expansion_terms(match["thing"]) if t not in INSTRUMENT_NAMES)
             return DoneTo(frozenset(act), frozenset(thing), termed)
     return None
-
-
-_PERSONS = frozenset(words("patient patients person people individual individuals subject subjects member members"))
 
 
 def _event_words(question: str) -> set[str]:

@@ -19,8 +19,9 @@ from language.words import words
 
 # "must, without undue delay, communicate": a phrase set off by commas (not a negation) may stand between the
 # modal and its verb
+_ASIDE = r"(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
 _MODAL_VERB_RE = re.compile(
-    r"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?(?:,(?:(?!\bnot\b)[^,.;:]){1,40},)?"
+    rf"\b(shall|must|may|can|will|does|do|is|are)(\s+not|n't)?{_ASIDE}"
     r"(\s+be(?:\s+(?:able|obliged|required)\s+to)?|\s+(?:able|obliged|required)\s+to|\s+have\s+to|\s+either)?:?"
     # "shall be able to directly alter": the verb past its adverb
     r"(?:\s+(?!(?:only|apply|supply|rely|comply|reply|imply)\b)[a-z]+ly\b)?\s+([a-z]+)",
@@ -110,6 +111,8 @@ _PARTY_KINDS = tuple(
         "authority regulator ico commissioner body bodies",
     )
 )
+# the words of a person, stemmed as a question's content words are
+PERSON_WORDS = frozenset(words(" ".join(_PARTY_KINDS[0])))
 # words a modal is followed by that are not the act: adverbs ("are still") and prepositions ("is without prejudice")
 _NOT_VERBS = frozenset(
     "still often also only always never already usually generally then thus however not without with within in on "
@@ -288,9 +291,7 @@ def act_asked(question: str) -> str:
 
 
 # "must in any case designate", "shall, without undue delay, communicate": the verb after a modal and its aside
-_DUTY_OF_RE = re.compile(
-    r"\b(?:shall|must)(?:\s*,[^,;.]{1,60},)?\s+(?:(?:in any case|also|[a-z]+ly)\s+)?(?P<verb>[a-z]+)", re.I
-)
+_DUTY_OF_RE = re.compile(rf"\b(?:shall|must){_ASIDE}\s+(?:(?:in any case|also|[a-z]+ly)\s+)?(?P<verb>[a-z]+)", re.I)
 
 
 @dataclass(frozen=True)

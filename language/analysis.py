@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from language.question import POLICY_FRAME_RE
+from language.question import POLICY_FRAME_RE, content_terms
 from language.references import NHS_NUMBER_RE, instrument_named, parse_references
 from language.words import STOPWORDS
 
@@ -354,6 +354,14 @@ def question_sentence(question: str) -> str:
 
 
 _DASH_RE = re.compile(r"\s+[-–—]\s+")
+MIN_ASKING_TERMS = 2  # an asking sentence read alone says at least this many content words ("fix", "ask")
+
+
+def asked_alone(question: str) -> str:
+    """The sentence that asks, when a scene or a story comes before it and it says enough on its own ("... mixed up
+    with someone else's notes. Do they have to fix it if I ask?"), or ''."""
+    asking = question_sentence(question)
+    return asking if asking != question.strip() and len(content_terms(asking)) >= MIN_ASKING_TERMS else ""
 
 
 # A second question asked in the same sentence: "Is there a faster route, and how quickly must the access body

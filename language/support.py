@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.types import Evidence
-from language.analysis import question_sentence
+from language.analysis import asked_alone
 from language.expansion import INSTRUMENT_NAMES, bridged_words, expansion_terms
 from language.question import ANSWER_TYPE_WORDS, content_terms, named_numbers, states_number
 from language.sentences import is_heading
@@ -33,7 +33,6 @@ class ScoredSentence:
 REFERENCE_BONUS = 0.3
 TITLE_WEIGHT = 0.5  # a word only the passage's title holds, against one the sentence says
 NEUTRAL_SUPPORT = 0.5  # a question that only names its provision: every sentence of it supports alike
-MIN_ASKING_TERMS = 2  # an asking sentence read alone says at least this many content words ("fix", "ask")
 
 
 def score_sentences(
@@ -53,7 +52,9 @@ def score_sentences(
     about (`naming`: "Caldicott", "Principle") pick the passage, not the sentence within it: they do not count.
     A sentence is read under its passage's title (`titles`): "a report is made to senior management" under
     "Responding to incidents" covers "incidents". After a story, the sentence that asks is read alone too (`alone`)."""
-    queries = [question, *_asking_alone(question)]
+    # (a sentence answering the question a story leads up to supports it, whatever it says of the story, though it
+    # is ranked by the whole question)
+    queries = [question, *filter(None, [asked_alone(question)])]
     wanted_of = [_wanted(q, naming) for q in queries]
     numbers = named_numbers(question)
     referenced = referenced or set()
@@ -109,11 +110,3 @@ def _wanted(question: str, naming: set[str] | None) -> tuple[set[str], bool]:
     asked = own | set(words(" ".join(expanded)))
     wanted = asked - (naming or set())
     return wanted, bool(asked) and not wanted  # "What does Caldicott Principle 2 say?": the passage's main rule
-
-
-def _asking_alone(question: str) -> list[str]:
-    """The sentence that asks, when a story comes before it and it says enough on its own ("... mixed up with
-    someone else's notes. Do they have to fix it if I ask?"): a sentence answering it supports the question,
-    whatever it says of the story, though it is ranked by the whole question."""
-    asking = question_sentence(question)
-    return [asking] if asking != question.strip() and len(content_terms(asking)) >= MIN_ASKING_TERMS else []

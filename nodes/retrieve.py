@@ -10,15 +10,13 @@ from core.schemas import RunContext
 from core.state import GraphState
 from core.steps import timed
 from core.types import Evidence
-from language.analysis import analyse, question_parts, question_sentence
-from language.question import content_terms
+from language.analysis import analyse, asked_alone, question_parts
 from retrieval.grading import ACROSS_PATIENTS_K
 from retrieval.policy_search import each_variant_named, is_policy_scope, narrowed_search
 from retrieval.scope import scope_for
 from retrieval.services import Services
 
 MAX_PARTS = 3  # the parts of a question searched on their own
-MIN_ASKING_TERMS = 2  # an asking sentence searched alone says at least this many content words ("fix", "ask")
 # a story is twice as long as the sentence asking: it outweighs that sentence in every match of the whole question
 # ("We're a small dental practice with three dentists." is the scene of "Do we have to appoint a DPO?", no story)
 STORY_RATIO = 2
@@ -69,9 +67,9 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     note += f"; {len(parts)} parts searched too" if parts else ""
     # a story before one question ("... mixed up with someone else's notes. Do they have to fix it if I ask?"): the
     # question alone is searched too, and a provision it finds is graded by how closely it answers that question
-    asking = question_sentence(question)
+    asking = asked_alone(question)
     story = len(question.split()) - len(asking.split())
-    if not parts and story >= STORY_RATIO * len(asking.split()) and len(content_terms(asking)) >= MIN_ASKING_TERMS:
+    if asking and not parts and story >= STORY_RATIO * len(asking.split()):
         add(search(asking, context.k(settings))[0], rescore=True)
         note += "; the asking sentence searched alone"
     # asked about two wordings ("his own rider ... his employer's group plan"), each is searched on its own
