@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_BOUNDARY_RE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"'‘“0-9])|\n+")
+# After a semicolon a number starts a new point only when it is short ("; 2. ..."), not a code in a list of codes
+# ("... drug allergy; 196471000000108 Transfer-degraded non-drug allergy").
+_BOUNDARY_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'‘“0-9])|(?<=;)\s+(?=[A-Z(\"'‘“]|\d{1,3}\b)|\n+")
 # Abbreviations that end in a full stop but do not end a sentence.
 _ABBREVIATIONS = re.compile(
     r"\b(?:Art|Arts|No|Nos|para|e\.g|i\.e|cf|etc|Dr|Mr|Mrs|Ms|St|p|pp|vs|Rs|approx|incl|s|ss|cl|reg|sch|sec)\.$", re.I

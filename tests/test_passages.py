@@ -159,3 +159,13 @@ def test_paragraphs_about_the_text_are_set_apart_from_what_it_says():
 
     text = "Use the minimum necessary.\nScope: this is one of eight principles.\nHistory: from 1997.\nNote: see Art. 5."
     assert without_notes_on_the_text(text) == "Use the minimum necessary.\nNote: see Art. 5."
+
+
+def test_a_code_after_a_semicolon_stays_in_its_list_while_a_numbered_point_starts_a_statement():
+    codes = (
+        "Systems SHOULD use the degrade code: 196461000000101 Transfer-degraded drug allergy; "
+        "196471000000108 Transfer-degraded non-drug allergy; 196421000000109 Transfer-degraded medication entry."
+    )
+    assert [s.text for s in statements(codes)] == [codes]
+    points = "The form asks for: 1. the name of the patient; 2. the date of the referral to the clinic."
+    assert len(statements(points)) == 2
