@@ -142,17 +142,28 @@ _NEED_A_RE = re.compile(
     r"(?:\?|$| for| to| before| if| when| in| under| at)",
     re.I,
 )
+_NEED_ONE_RE = re.compile(r"\bneeds? (?:one|it)\b", re.I)
+# a thing a story names: "never had a data protection officer", "no DPIA" (up to the end of its noun phrase)
+_A_THING_RE = re.compile(
+    r"\b(?:an?|no) ((?:[\w-]+ ){0,3}?[\w-]+)(?=[.,;:!?]| for\b| to\b| who\b| which\b| that\b|$)", re.I
+)
 _QUALIFIED_THING_RE = re.compile(r"\b(separate|each|every|another|second|extra|additional|further|new|own)\b", re.I)
 THING_WORDS_NEAR = 8  # the thing needed is named this close after the duty's verb
+_OBJECT_END_RE = re.compile(r"\b(?:of|to|with|from|for|by|on|in|under|where|when|if|unless)\b", re.I)
 
 
 def _thing_needed(question: str) -> frozenset[str]:
     """The words of what a "Do we need a ...?" question needs, with the law's terms for them ("DPO": data
-    protection officer)."""
-    found = _NEED_A_RE.search(question_sentence(question))
-    if not found:
+    protection officer); "Do we need one?" needs the last thing the story names ("We've never had a data
+    protection officer.")."""
+    asking = question_sentence(question)
+    found = _NEED_A_RE.search(asking)
+    if found:
+        thing = found.group(1)
+    elif _NEED_ONE_RE.search(asking) and (named := _A_THING_RE.findall(question[: question.rfind(asking)])):
+        thing = named[-1]
+    else:
         return frozenset()
-    thing = found.group(1)
     if _QUALIFIED_THING_RE.search(thing):  # "a separate DPIA for each site" asks about the separate one
         return frozenset()
     legal = [terms for phrase, terms in bridges(question) if set(words(phrase)) & set(words(thing))]
@@ -164,8 +175,18 @@ def _duty_on_the_thing(needed: frozenset[str], match: re.Match[str], text: str) 
     protection officer where ..." for "Do we need a DPO?"."""
     if not needed or match.group(1).lower() not in ("must", "shall") or match.group(2):
         return False
-    following = set(words(" ".join(text[match.end() :].split()[:THING_WORDS_NEAR])))
-    return len(needed & following) >= min(2, len(needed))
+    return _object_names(needed, text[match.end() :])
+
+
+def _object_names(thing: frozenset[str], after_verb: str) -> bool:
+    """The object of a verb, the words after it up to any preposition, names the thing: "designate a data protection
+    officer where ..." does, "seek the advice of the data protection officer" does not."""
+    obj: set[str] = set()
+    for piece in _OBJECT_END_RE.split(" ".join(after_verb.split()[:THING_WORDS_NEAR])):
+        obj |= set(words(piece))
+        if not obj & thing:  # "an assessment of the impact" goes on past its "of"; "the advice of" does not
+            break
+    return len(thing & obj) >= min(2, len(thing))
 
 
 def _needed_thing(act: str, match: re.Match[str]) -> bool:
@@ -301,13 +322,16 @@ class DutyAsked:
 
     verbs: frozenset[str]
     to_person: bool = False
+    thing: frozenset[str] = frozenset()  # asked whether a thing is needed ("Do we need a DPO?"): its words
 
     def imposed_by(self, text: str) -> bool:
         """The statement puts a duty to do that act ("shall designate a data protection officer in any case where"),
-        to the person when one is told (not "notify it to the supervisory authority"): the rule answering whether
-        one must, before what one may do ("may appoint")."""
+        to the person when one is told (not "notify it to the supervisory authority"), or a duty whose object is the
+        thing needed: the rule answering whether one must, before what one may do ("may appoint")."""
         for match in _DUTY_OF_RE.finditer(text):
             verb = words(match.group("verb"))
+            if self.thing and _object_names(self.thing, text[match.end() :]):
+                return True
             if verb and verb[0] in self.verbs and not (self.to_person and _TO_AUTHORITY_RE.match(text[match.end() :])):
                 return True
         return False
@@ -326,6 +350,8 @@ def duty_asked(question: str) -> DutyAsked | None:
     if not _ASKS_NECESSITY_RE.search(asking) or _STILL_BOUND_RE.search(asking):
         return None
     act = act_asked(question)
+    if act == "need" and (thing := _thing_needed(question)):
+        return DutyAsked(frozenset(), thing=thing)
     if not act or act == "need":
         return None
     in_law = {w for phrase, terms in bridges(question) if act in words(phrase) for w in words(terms)}
@@ -508,6 +534,10 @@ def yes_no_opener(question: str, text: str) -> str:
             # "seeking access to and processing electronic health data ... is prohibited for the following uses":
             # the act asked about ("get hold of") is the subject the prohibition denies, whoever does it
             acts.append((asked.index(act) if act in asked else len(asked), match))
+    # asked whether a thing is needed, a statement naming nothing of it rules on something else ("Do we need a DPO?" /
+    # "... do not require a DPIA")
+    if act == "need" and needed and len(needed & set(words(original))) < min(2, len(needed)):
+        return ""
     # a statement listing the cases it rules on, or on where a law applies, must name the case asked about
     if not acts or ((listed or act in _APPLYING) and not thing_duty and not _says_what_is_asked(question, case, act)):
         return ""

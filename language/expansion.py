@@ -985,7 +985,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (
         r"\b(hav(e|ing) a baby|give birth|giving birth|childbirth|pregnan\w*|caesarean|c-section"
-        r"|deliver(y|ies) (costs?|expenses|bills?|charges)|(the|her|a|my|our) (baby's )?birth)\b",
+        r"|deliver(y|ies) (costs?|expenses|bills?|charges)|(the|her|a|my|our) (baby's )?birth"
+        r"|(her|my|wife's|partner's) deliver(y|ies)|start(ing)? a family)\b",
         "maternity delivery",
     ),
     # a stay or an operation arranged ahead: what a wording calls planned (against an emergency)

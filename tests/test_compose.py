@@ -2056,3 +2056,38 @@ def test_an_act_asked_in_the_active_is_read_like_one_in_the_passive(make_service
         make_services(),
     )
     assert "30 working days" in out.answer.split("[Source")[0], out.answer
+
+
+def test_a_thing_needed_is_what_a_duty_names_as_its_object_and_one_is_the_thing_the_story_named(make_services):
+    """ "We have never appointed a data protection officer. Do we need one?": "one" is the officer the story names;
+    the duty whose object it is (37(1)'s "designate a data protection officer") answers; a statement on another thing
+    ("do not require a DPIA") or a duty that only mentions it ("seek the advice of the data protection officer") gives
+    no Yes or No."""
+    from generation.opener import duty_asked
+
+    question = (
+        "We run eleven private physiotherapy clinics and keep treatment notes for about twenty thousand patients. "
+        "We have never appointed a data protection officer. Do we need one?"
+    )
+    duty = duty_asked(question)
+    assert duty and duty.imposed_by("The controller shall designate a data protection officer in any case where:")
+    assert not duty.imposed_by("The controller shall seek the advice of the data protection officer, where designated.")
+    dpia = duty_asked("Do we need a DPIA for the new portal?")
+    assert dpia and dpia.imposed_by("The controller shall, prior to the processing, carry out an assessment of impact")
+    other_thing = "A single clinician's own records do not require a DPIA on that ground alone."
+    assert yes_no_opener(question, other_thing) == ""
+    out = run_graph(question, make_services())
+    assert out.citations[0].citation == "GDPR Art. 37(1)", out.answer
+    assert out.answer.startswith("Yes, subject to conditions"), out.answer
+
+
+def test_her_delivery_is_maternity_in_the_wording_s_terms(make_services):
+    """ "When will her delivery be covered?": the maternity waiting period (cl. 4.4, 2 years) leads, not the
+    pre-existing-disease wait that states a period too."""
+    out = run_graph(
+        "My partner and I are planning to start a family; she joined my individual CareShield rider eight months ago. "
+        "When will her delivery be covered?",
+        make_services(),
+    )
+    assert "2 years" in out.answer.split("[Source")[0], out.answer
+    assert out.citations[0].citation == "CareShield Rider (Individual) cl. 4.4", out.answer
