@@ -12,7 +12,7 @@ from core.steps import timed
 from core.types import Evidence
 from language.analysis import analyse, asked_alone, question_parts
 from retrieval.grading import ACROSS_PATIENTS_K
-from retrieval.policy_search import each_variant_named, is_policy_scope, narrowed_search
+from retrieval.policy_search import each_variant_named, is_policy_scope, named_variants, narrowed_search
 from retrieval.scope import scope_for
 from retrieval.services import Services
 
@@ -49,6 +49,9 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
 
     candidates, note = search(question, pool)
     held = {e.chunk_id: i for i, e in enumerate(candidates)}
+    # a part or the asking sentence searched alone keeps the wording the whole question names ("... my individual
+    # rider ... Does the lump sum get paid straight away?" is not asked of the group rider)
+    within = {**scope.filters, **named_variants(question, scope.filters, retriever.reader.store())} if policy else {}
 
     def add(found: list[Evidence], rescore: bool = False) -> None:
         """New candidates join the pool; with `rescore`, one already held keeps the closer of its two matches."""
@@ -63,14 +66,14 @@ def retrieve(state: GraphState, runtime: Runtime[RunContext], services: Services
     # not among what the whole question finds ("how long to report it, and when must the board hear of it?")
     parts = question_parts(question)[:MAX_PARTS]
     for part in parts:
-        add(search(part, context.k(settings))[0])
+        add(search(part, context.k(settings), within or scope.filters)[0])
     note += f"; {len(parts)} parts searched too" if parts else ""
     # a story before one question ("... mixed up with someone else's notes. Do they have to fix it if I ask?"): the
     # question alone is searched too, and a provision it finds is graded by how closely it answers that question
     asking = asked_alone(question)
     story = len(question.split()) - len(asking.split())
     if asking and not parts and story >= STORY_RATIO * len(asking.split()):
-        add(search(asking, context.k(settings))[0], rescore=True)
+        add(search(asking, context.k(settings), within or scope.filters)[0], rescore=True)
         note += "; the asking sentence searched alone"
     # asked about two wordings ("his own rider ... his employer's group plan"), each is searched on its own
     variants = each_variant_named(question, scope.filters, retriever.reader.store()) if policy else []

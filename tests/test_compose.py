@@ -2091,3 +2091,18 @@ def test_her_delivery_is_maternity_in_the_wording_s_terms(make_services):
     )
     assert "2 years" in out.answer.split("[Source")[0], out.answer
     assert out.citations[0].citation == "CareShield Rider (Individual) cl. 4.4", out.answer
+
+
+def test_the_asking_sentence_searched_alone_keeps_the_wording_the_story_names(make_services):
+    """ "... the individual CareShield rider ... Does the critical illness lump sum get paid straight away?": the
+    asking sentence searched alone names no variant, yet the group rider's clause (a 15-day survival period, not the
+    individual rider's 30) must not be among the evidence."""
+    out = run_graph(
+        "My husband had a heart attack last week, ten months after we took out the individual CareShield rider with "
+        "critical illness cover. Does the critical illness lump sum get paid straight away?",
+        make_services(),
+        collection="insurance",
+    )
+    assert "the asking sentence searched alone" in out.trace[0]
+    assert out.evidence and all("(Individual)" in e.citation for e in out.evidence), [e.citation for e in out.evidence]
+    assert "30 days" in out.answer and "15 days" not in out.answer, out.answer
