@@ -610,7 +610,7 @@ EXPANSIONS: list[tuple[str, str]] = [
     (r"\bopt[- ]?out\b", "opt out"),
     (
         # (what a privacy notice tells people is the information to be provided, the next row)
-        r"\b(?<!notice )(?<!information )(tell|inform|notify|let \w+ know)\b"
+        r"\b(?<!notice )(?<!information )(tell|inform|notify|let \w+ know|contact|write to)\b"
         r"(?!.*\bprivacy (notice|information|policy|statement)).*\b(patients?|people|individuals?|data subjects?)\b"
         r"|\b(they|he|she|hospital|practice|surgery|clinic|trust|insurer|company|controller)"
         # ("what were they supposed to tell me?" asks what a privacy notice says: the next row)

@@ -2106,3 +2106,15 @@ def test_the_asking_sentence_searched_alone_keeps_the_wording_the_story_names(ma
     assert "the asking sentence searched alone" in out.trace[0]
     assert out.evidence and all("(Individual)" in e.citation for e in out.evidence), [e.citation for e in out.evidence]
     assert "30 days" in out.answer and "15 days" not in out.answer, out.answer
+
+
+def test_contacting_the_people_a_breach_hit_is_the_communication_to_the_data_subject(make_services):
+    """ "Do we now have to contact every patient as well?" after a breach: Art. 34(1)'s communication to the data
+    subject answers, not the EHDS's national "contact point"."""
+    out = run_graph(
+        "Ransomware encrypted our GP practice's server and the attackers say they copied the records of 4,000 "
+        "patients. The ICO has been told. Do we now have to contact every patient as well?",
+        make_services(),
+    )
+    assert out.citations[0].citation == "GDPR Art. 34(1)", out.answer
+    assert "contact point" not in out.answer, out.answer
