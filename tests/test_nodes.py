@@ -292,6 +292,16 @@ def test_the_provision_the_kept_explanations_explain_most_often_joins_the_kept_e
     )
     kept = [silent, second, third]
     assert [e.chunk_id for e in with_explained_provision(kept, [*kept, copy, weak])][-1] == "w"
+    # explained as often, the provision the best graded explanation names first joins, whatever the pool's order
+    dpia = evidence(
+        "dp", "A DPIA comes first.", 0.9, citation="Commentary: DPIA", metadata={"explains": ["gdpr_35_1", "gdpr_35_4"]}
+    )
+    dpo = evidence("do", "Ask the DPO.", 0.8, citation="Commentary: DPO", metadata={"explains": ["gdpr_36"]})
+    lists = provision("l4", "Each authority lists the operations.", 0.5, "gdpr_35_4")
+    consult = provision("c36", "The controller shall consult the authority.", 0.5, "gdpr_36")
+    prior = provision("p1", "The controller shall, prior to the processing, carry out an assessment.", 0.4, "gdpr_35_1")
+    pool = [dpia, dpo, consult, lists, prior]
+    assert [e.chunk_id for e in with_explained_provision([dpia, dpo], pool)][-1] == "p1"
 
 
 def test_an_exception_to_a_paragraph_is_graded_at_least_as_the_paragraph_it_names():
