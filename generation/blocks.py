@@ -213,15 +213,15 @@ def with_explained_provision(kept: list[Evidence], pool: list[Evidence]) -> list
     commentary naming no provision explains nothing; the next one may."""
     explainers = [e for e in kept if e.authority != "binding" and e.metadata.get("explains")]
     explained = Counter(t for e in explainers for t in set(e.metadata["explains"]))
-    # among provisions explained as often, the one the best graded explanation explains first (the DPIA commentary
-    # opens on 35(1); the 36 a commentary on DPOs names in passing, or 35(4) named later, come after)
-    vouched: dict[str, tuple[float, int]] = {}
+    # among provisions explained as often, one the best graded explanation explains, the best graded of those (a DPIA
+    # commentary's 35(1), not the 36 a commentary on DPOs names in passing)
+    vouched: dict[str, float] = {}
     for e in explainers:
-        for at, t in enumerate(e.metadata["explains"]):
-            vouched[t] = max(vouched.get(t, (0.0, 0)), (e.confidence or 0.0, -at))
+        for t in e.metadata["explains"]:
+            vouched[t] = max(vouched.get(t, 0.0), e.confidence or 0.0)
     ids = {e.chunk_id for e in kept}
     provisions = [
-        (max(explained[t] for t in e.refs if t in explained), max(vouched.get(t, (0.0, 0)) for t in e.refs), -rank, e)
+        (max(explained[t] for t in e.refs if t in explained), max(vouched.get(t, 0.0) for t in e.refs), -rank, e)
         for rank, e in enumerate(pool)
         if e.authority == "binding" and e.chunk_id not in ids and explained.keys() & set(e.refs)
     ]

@@ -108,6 +108,7 @@ OTHER_LAW_PENALTY = 0.15  # a statement about another law than the one the quest
 CONTRARY_KIND_PENALTY = 0.15  # a statement about secondary use, asked about primary use
 TITLE_BONUS = 0.1  # the provision's title is what the law calls the thing asked about ("privacy by design")
 BINDING_MARGIN = 0.15  # a binding statement this close to the best one leads instead of an explanation ...
+EXPLAINED_SUPPORT_MARGIN = 0.2  # ... and the provision an explanation is a commentary on, this close
 BINDING_SUPPORT_MARGIN = 0.05  # ... when it supports the question about as well (the same point, not another)
 NEAR = 3  # a following statement stands within this many statements of the lead
 CUE_FOLLOW_SUPPORT = 0.2  # a nearby statement carrying the asked-for fact (an extension period) needs only this
@@ -1086,6 +1087,20 @@ def lead_option(
             # against the 15(1) a commentary on access cites)
             better = [o for o in above if o.score > cited[0].score and o.support > cited[0].support]
             return better[0] if better else cited[0]
+        # the provision the explanation's text is a commentary on ("explains", linked at ingest) leads when one of its
+        # statements answers nearly as well as the explanation's (the explanation follows it)
+        explains = set(home.metadata.get("explains") or ())
+        explained = [
+            o
+            for o in answering
+            if blocks[o.block].authority == "binding"
+            and explains & set(blocks[o.block].refs)
+            and o.support >= best.support - EXPLAINED_SUPPORT_MARGIN
+            and (o.cue or not best.cue)
+            and (not _defines(o, blocks) or _defines(best, blocks))  # (what one term means is not how two differ)
+        ]
+        if explained:
+            return explained[0]
         if _restates_one(best):  # it states what a provision the evidence lacks says: another provision is
             return best  # another point ("Under GDPR Art. 33(1) ... 72 hours" is not EHDS Art. 9(2)'s "without delay")
         # one point of a provision's list ("(e) a description of whether ... pseudonymised or anonymised") states
@@ -2149,6 +2164,8 @@ def _part_leads(
         # asked how much, a statement of the sum answers when nothing quoted states one, whatever words it shares
         stated = bool(fact_kind and any(fact_kind.search(o.statement.whole) for o in [*chosen, *out]))
         new_fact = bool(fact_kind and found.cue and not stated)
+        # asked whether one must do an act ("does our DPO have to be involved?"), the duty to do it answers the part
+        new_fact = new_fact or bool((duty := duty_asked(part)) and duty.imposed_by(found.statement.text))
         if not own and not new_fact and len(_asked_words_said(part, found.statement.whole) - said) < PART_NEW_WORDS:
             continue  # the answer already says what this part asks (or the part's best says little of it)
         place = (found.block, found.statement.position)

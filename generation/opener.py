@@ -148,12 +148,12 @@ _A_THING_RE = re.compile(
     r"\b(?:an?|no) ((?:[\w-]+ ){0,3}?[\w-]+)(?=[.,;:!?]| for\b| to\b| who\b| which\b| that\b|$)", re.I
 )
 _QUALIFIED_THING_RE = re.compile(r"\b(separate|each|every|another|second|extra|additional|further|new|own)\b", re.I)
-THING_WORDS_NEAR = 8  # the thing needed is named this close after the duty's verb
+OBJECT_WORDS = 14  # a duty's object runs this far at most ("carry out an assessment of the impact of ...")
 _OBJECT_END_RE = re.compile(r"\b(?:of|to|with|from|for|by|on|in|under|where|when|if|unless)\b", re.I)
 
 
-def _thing_needed(question: str) -> frozenset[str]:
-    """The words of what a "Do we need a ...?" question needs, with the law's terms for them ("DPO": data
+def _thing_forms(question: str) -> tuple[frozenset[str], ...]:
+    """What a "Do we need a ...?" question needs, in its words and in each of the law's terms for them ("DPO": data
     protection officer); "Do we need one?" needs the last thing the story names ("We've never had a data
     protection officer.")."""
     asking = question_sentence(question)
@@ -163,11 +163,16 @@ def _thing_needed(question: str) -> frozenset[str]:
     elif _NEED_ONE_RE.search(asking) and (named := _A_THING_RE.findall(question[: question.rfind(asking)])):
         thing = named[-1]
     else:
-        return frozenset()
+        return ()
     if _QUALIFIED_THING_RE.search(thing):  # "a separate DPIA for each site" asks about the separate one
-        return frozenset()
+        return ()
     legal = [terms for phrase, terms in bridges(question) if set(words(phrase)) & set(words(thing))]
-    return frozenset(words(" ".join([thing, *legal])))
+    return tuple(form for form in (frozenset(words(t)) for t in [thing, *legal]) if form)
+
+
+def _thing_needed(question: str) -> frozenset[str]:
+    """The words of what a "Do we need a ...?" question needs, its own and the law's."""
+    return frozenset().union(*_thing_forms(question))
 
 
 def _duty_on_the_thing(needed: frozenset[str], match: re.Match[str], text: str) -> bool:
@@ -175,18 +180,24 @@ def _duty_on_the_thing(needed: frozenset[str], match: re.Match[str], text: str) 
     protection officer where ..." for "Do we need a DPO?"."""
     if not needed or match.group(1).lower() not in ("must", "shall") or match.group(2):
         return False
-    return _object_names(needed, text[match.end() :])
+    return len(needed & _object_of(needed, text[match.end() :])) >= min(2, len(needed))
 
 
-def _object_names(thing: frozenset[str], after_verb: str) -> bool:
-    """The object of a verb, the words after it up to any preposition, names the thing: "designate a data protection
-    officer where ..." does, "seek the advice of the data protection officer" does not."""
+def _object_of(thing: frozenset[str], after_verb: str) -> set[str]:
+    """The words of a verb's object, up to any preposition unless what comes before names the thing ("an assessment
+    of the impact" goes on past its "of"; "the advice of the data protection officer" stops at it)."""
     obj: set[str] = set()
-    for piece in _OBJECT_END_RE.split(" ".join(after_verb.split()[:THING_WORDS_NEAR])):
+    for piece in _OBJECT_END_RE.split(" ".join(after_verb.split()[:OBJECT_WORDS])):
         obj |= set(words(piece))
-        if not obj & thing:  # "an assessment of the impact" goes on past its "of"; "the advice of" does not
+        if not obj & thing:
             break
-    return len(thing & obj) >= min(2, len(thing))
+    return obj
+
+
+def _object_is(forms: tuple[frozenset[str], ...], after_verb: str) -> bool:
+    """The object of a verb is the thing, in most words of one of its forms: "carry out an assessment of the impact
+    ... on the protection of personal data" is a DPIA; "designate a data protection officer" is none."""
+    return any(2 * len(form & _object_of(form, after_verb)) > len(form) for form in forms)
 
 
 def _needed_thing(act: str, match: re.Match[str]) -> bool:
@@ -294,13 +305,17 @@ _BEFORE_ACT = _ADVERBS | frozenset(
 )
 
 
+_HAS_TO_BE_DONE_RE = re.compile(r"\b(?:have|has|need|needs) to be (\w+ed)\b", re.I)
+
+
 def act_asked(question: str) -> str:
     """The act a yes/no question asks about, stemmed: the first word after its party, past the modal's helpers
     ("Can I look up my neighbour's record if I have system access?": look, not access); '' when the asking
     sentence names no party."""
     tokens, at = _party_at(question)
-    if at is None:
-        return ""
+    if at is None:  # "Does our DPO have to be involved?": the act done to whoever it names
+        passive = _HAS_TO_BE_DONE_RE.search(question_sentence(question))
+        return words(passive.group(1))[0] if passive and words(passive.group(1)) else ""
     rest = tokens[at + 1 :]
     while rest[:1] and rest[0] in _ADVERBS:  # "Do we really need a DPO?"
         rest = rest[1:]
@@ -322,7 +337,7 @@ class DutyAsked:
 
     verbs: frozenset[str]
     to_person: bool = False
-    thing: frozenset[str] = frozenset()  # asked whether a thing is needed ("Do we need a DPO?"): its words
+    thing: tuple[frozenset[str], ...] = ()  # asked whether a thing is needed ("Do we need a DPO?"): its forms
 
     def imposed_by(self, text: str) -> bool:
         """The statement puts a duty to do that act ("shall designate a data protection officer in any case where"),
@@ -330,7 +345,7 @@ class DutyAsked:
         thing needed: the rule answering whether one must, before what one may do ("may appoint")."""
         for match in _DUTY_OF_RE.finditer(text):
             verb = words(match.group("verb"))
-            if self.thing and _object_names(self.thing, text[match.end() :]):
+            if self.thing and _object_is(self.thing, text[match.end() :]):
                 return True
             if verb and verb[0] in self.verbs and not (self.to_person and _TO_AUTHORITY_RE.match(text[match.end() :])):
                 return True
@@ -350,7 +365,7 @@ def duty_asked(question: str) -> DutyAsked | None:
     if not _ASKS_NECESSITY_RE.search(asking) or _STILL_BOUND_RE.search(asking):
         return None
     act = act_asked(question)
-    if act == "need" and (thing := _thing_needed(question)):
+    if act == "need" and (thing := _thing_forms(question)):
         return DutyAsked(frozenset(), thing=thing)
     if not act or act == "need":
         return None

@@ -2073,7 +2073,11 @@ def test_a_thing_needed_is_what_a_duty_names_as_its_object_and_one_is_the_thing_
     assert duty and duty.imposed_by("The controller shall designate a data protection officer in any case where:")
     assert not duty.imposed_by("The controller shall seek the advice of the data protection officer, where designated.")
     dpia = duty_asked("Do we need a DPIA for the new portal?")
-    assert dpia and dpia.imposed_by("The controller shall, prior to the processing, carry out an assessment of impact")
+    assert dpia and dpia.imposed_by(
+        "The controller shall, prior to the processing, carry out an assessment of the impact of the envisaged "
+        "processing operations on the protection of personal data."
+    )
+    assert not dpia.imposed_by("The controller and the processor shall designate a data protection officer where:")
     other_thing = "A single clinician's own records do not require a DPIA on that ground alone."
     assert yes_no_opener(question, other_thing) == ""
     out = run_graph(question, make_services())
@@ -2118,3 +2122,15 @@ def test_contacting_the_people_a_breach_hit_is_the_communication_to_the_data_sub
     )
     assert out.citations[0].citation == "GDPR Art. 34(1)", out.answer
     assert "contact point" not in out.answer, out.answer
+
+
+def test_the_provision_a_commentary_explains_leads_when_it_answers_nearly_as_well(make_services):
+    """Repeated requests for the same records: 12(5) (manifestly unfounded or excessive, repetitive, refuse to act),
+    which the commentary on access explains, leads before that commentary's sentence on response times."""
+    out = run_graph(
+        "A former patient has sent us a fresh request for his full records every two weeks since January, and "
+        "nothing has changed in between. Do we have to keep answering every one?",
+        make_services(),
+    )
+    assert out.citations[0].citation == "GDPR Art. 12(5)", out.answer
+    assert "repetitive character" in out.answer.split("[Source")[0], out.answer

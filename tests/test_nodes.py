@@ -292,7 +292,7 @@ def test_the_provision_the_kept_explanations_explain_most_often_joins_the_kept_e
     )
     kept = [silent, second, third]
     assert [e.chunk_id for e in with_explained_provision(kept, [*kept, copy, weak])][-1] == "w"
-    # explained as often, the provision the best graded explanation names first joins, whatever the pool's order
+    # explained as often, a provision the best graded explanation names joins before a better graded one it does not
     dpia = evidence(
         "dp", "A DPIA comes first.", 0.9, citation="Commentary: DPIA", metadata={"explains": ["gdpr_35_1", "gdpr_35_4"]}
     )
@@ -300,7 +300,7 @@ def test_the_provision_the_kept_explanations_explain_most_often_joins_the_kept_e
     lists = provision("l4", "Each authority lists the operations.", 0.5, "gdpr_35_4")
     consult = provision("c36", "The controller shall consult the authority.", 0.5, "gdpr_36")
     prior = provision("p1", "The controller shall, prior to the processing, carry out an assessment.", 0.4, "gdpr_35_1")
-    pool = [dpia, dpo, consult, lists, prior]
+    pool = [dpia, dpo, consult, prior, lists]
     assert [e.chunk_id for e in with_explained_provision([dpia, dpo], pool)][-1] == "p1"
 
 
