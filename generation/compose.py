@@ -887,6 +887,11 @@ class Subject:
         named = set(words(text))
         return any(form <= named for form in self.forms)
 
+    def heads(self, heading: str) -> bool:
+        """A clause's heading names it, in its words or in all the wording's terms for a plain phrase of it ("pay
+        part of the bill myself": "6.1 Co-payment")."""
+        return self.named_by(heading) or self.said_in_its_terms(heading)
+
     def touched_by(self, text: str) -> bool:
         """The text names something of it."""
         named = set(words(text))
@@ -998,7 +1003,7 @@ def lead_option(
         stating = [o for o in ranked if fact_kind and _states_fact(fact_kind, o, blocks[o.block], subject)]
         ranked = stating or ranked  # asked how long or how much, a clause stating no period or amount does not answer
         eligible = [o for o in ranked if not _defines(o, blocks) and (o.cue or not cued or o in stating)]
-        headed = [o for o in eligible if subject.named_by(_heading(blocks[o.block]))]
+        headed = [o for o in eligible if subject.heads(_heading(blocks[o.block]))]
         if headed:
             ranked = headed
         elif ranked and (

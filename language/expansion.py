@@ -821,7 +821,11 @@ EXPANSIONS: list[tuple[str, str]] = [
     ),
     (r"\b(break[- ]glass)\b", "emergency access override"),
     # insurance wording
-    (r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage) of\b", "co-payment"),
+    (
+        r"\b(co-?pay(ment)?)\b|\bpay (a |my |his |her |their )?(part|share|portion|percentage|proportion) of\b"
+        r"|\bpay some of (the|my|his|her|their|our) (bills?|costs?|claims?|expenses)\b",
+        "co-payment",
+    ),
     (
         r"\bbefore (i'?m |i am |he is |she is |they are |being |getting |the )?(admitted|admission|hospitali[sz]ed)\b"
         r"|\b(pre|post)-?hospital\b"

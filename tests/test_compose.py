@@ -2134,3 +2134,20 @@ def test_the_provision_a_commentary_explains_leads_when_it_answers_nearly_as_wel
     )
     assert out.citations[0].citation == "GDPR Art. 12(5)", out.answer
     assert "repetitive character" in out.answer.split("[Source")[0], out.answer
+
+
+def test_a_clause_headed_by_the_wording_s_term_for_the_plain_phrase_leads(make_services):
+    """ "Will she have to pay some of the bill herself?" at 67: the clause headed "Co-payment" (6.1, 20% from age 61)
+    leads, not the operative clause that mentions the co-payment among everything it is subject to (1.2)."""
+    from generation.compose import Subject
+
+    copay = Subject((frozenset({"bill", "part"}),), (frozenset({"co", "payment", "copay"}),))
+    assert copay.heads("6.1 Co-payment") and not copay.heads("1.2 Operative Clause")
+    out = run_graph(
+        "I turned 64 before this policy year began and I'm on the individual CareShield rider. If I'm admitted to "
+        "hospital, will I have to pay some of the bill myself? Does that also reduce the daily hospital cash?",
+        make_services(),
+        collection="insurance",
+    )
+    assert out.citations[0].citation == "CareShield Rider (Individual) cl. 6.1", out.answer
+    assert "20%" in out.answer.split("[Source")[0], out.answer
