@@ -609,6 +609,10 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score -= ANOTHER_CASE_PENALTY
         if _case_denied(denied, statement.text):  # "there's been no investigation": not "Where ... an investigation"
             score -= DENIED_CASE_PENALTY
+        elif denied & set(
+            words(statement.text)
+        ):  # ... nor one on it ("not payable for days in an Intensive Care Unit")
+            score -= DENIED_MENTION_PENALTY
         if block.document_type == "policy_wording" and (
             (analysis.answer_type == "deadline" and puts_the_duty_on_the_asker(question, statement.text))
             or the_asker_acts(question, statement.text)
@@ -656,17 +660,21 @@ _EVERY_CASE_WORDS = frozenset(
 CASE_STEM = 5  # a case word and a question word sharing their first five letters are one ("hospitalised", "hospital")
 ANOTHER_CASE_PENALTY = 0.1
 DENIED_CASE_PENALTY = 1.0  # a case the question says did not happen answers only when nothing else does
+DENIED_MENTION_PENALTY = 0.1  # a statement naming it in passing answers after one that does not
 
 
 # "there's been no investigation", "without an investigation": a case the question rules out
 _DENIED_RE = re.compile(
-    r"\b(?:there(?: has|'s| have) been no|there(?: is|'s| was| were) no|without (?:an? |any )?)\s*(?P<thing>[a-z]+)",
+    r"\b(?:there(?: has|'s| have) been no|there(?: is|'s| was| were) no|without (?:an? |any )?"
+    # "five days on the ward, not in intensive care": the ICU's own benefit is not the answer
+    r"|(?:,|was|were|is|i'm|he's|she's) not in (?:an? |the )?)\s*(?P<thing>[a-z]+(?: (?!and\b|or\b|but\b)[a-z]+)?)",
     re.I,
 )
 
 
 def _denied(question: str) -> set[str]:
-    """The stems of what the question says did not happen ("there's been no investigation": investig)."""
+    """The stems of what the question says did not happen ("there's been no investigation": investig; "not in
+    intensive care": intens)."""
     return {w for m in _DENIED_RE.finditer(question) for w in words(m["thing"])}
 
 
@@ -1904,6 +1912,10 @@ def _scope_for_the_case(lead: Option, candidates: list[Option], blocks: list[Evi
 
 
 # ... or to some of what a rule of the same clause covers: "The Co-payment does not apply to the fixed benefits ..."
+_NOT_PAYABLE_RE = re.compile(
+    r"^\W*(?:the|this|such) [\w -]{2,40}? (?:is|are) not payable (?:for|in|if|where|when) (?P<to>[^.;]+)", re.I
+)
+_PAYS_RE = re.compile(r"\b(?:will|shall) pay\b|\bis payable\b", re.I)
 _NOT_APPLYING_RE = re.compile(
     r"^\W*(?:the|a|an|this|such)? ?(?P<thing>[\w -]{2,40}?) (?:does|do|shall|will) not apply (?:to|in) (?P<to>[^.;]+)",
     re.I,
@@ -1942,6 +1954,19 @@ def _rule_before_its_exception(
             question, free_rule.statement.whole
         )
         return lead if len(said) >= EXCEPTION_CASE_WORDS else free_rule
+    if analysis.answer_type == "yes_no" and (unpaid := _NOT_PAYABLE_RE.match(lead.statement.text)):
+        # "The benefit is not payable for ... days spent in an Intensive Care Unit": the clause's "will pay" answers
+        # first, unless the question names the case it leaves out (beyond what the paying statement says too)
+        paying = [
+            o
+            for o in candidates
+            if o.block == lead.block
+            and _PAYS_RE.search(o.statement.text)
+            and not _NOT_PAYABLE_RE.match(o.statement.text)
+        ]
+        pays = max(paying, key=lambda o: (o.support, -o.statement.position), default=lead)
+        case = set(words(unpaid.group("to"))) & (content_terms(question) - _denied(question))
+        return pays if len(case - set(words(pays.statement.text))) < EXCEPTION_CASE_WORDS else lead
     not_applying = _NOT_APPLYING_RE.match(lead.statement.text)
     if analysis.answer_type not in ("definition", "yes_no") or not not_applying:
         return lead

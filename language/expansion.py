@@ -107,7 +107,9 @@ EXPANSIONS: list[tuple[str, str]] = [
     # a fixed sum per day in hospital, whatever it costs: the wordings' hospital (daily) cash
     (
         r"\bdaily (allowance|cash|benefit)\b|\bcash (allowance|benefit)\b"
-        r"|\b(allowance|cash) (per|a|each|for each) day\b",
+        r"|\b(allowance|cash) (per|a|each|for each) day\b"
+        r"|\b(pay|paid|get|give|receive)( me| us| him| her| them)? (anything|something|money|a sum|an amount|cash)"
+        r" (per|a|each|for each) day\b",
         "Hospital Daily Cash",
     ),
     (r"\bhdabs?\b", "health data access body"),

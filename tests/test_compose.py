@@ -2151,3 +2151,19 @@ def test_a_clause_headed_by_the_wording_s_term_for_the_plain_phrase_leads(make_s
     )
     assert out.citations[0].citation == "CareShield Rider (Individual) cl. 6.1", out.answer
     assert "20%" in out.answer.split("[Source")[0], out.answer
+
+
+def test_a_sum_paid_per_day_is_the_daily_cash_and_a_case_ruled_out_does_not_lead(make_services):
+    """ "pays me anything per day" is the Hospital Daily Cash (3.4: Rs. 1,000 per day); "not in intensive care" rules
+    out the ICU's own daily benefit (3.5) as the lead."""
+    from generation.compose import _denied
+
+    assert _denied("Five days on the ward, not in intensive care.") == {"intens", "care"}
+    out = run_graph(
+        "My son spent five nights on a general ward with a broken leg, not in intensive care. Apart from the bill, "
+        "does our individual CareShield rider pay us anything per day, and how much?",
+        make_services(),
+        collection="insurance",
+    )
+    assert "Rs. 1,000 per day" in out.answer and "Rs. 2,000" not in out.answer, out.answer
+    assert out.citations[0].citation == "CareShield Rider (Individual) cl. 3.4", out.answer
