@@ -895,11 +895,6 @@ class Subject:
         named = set(words(text))
         return any(form <= named for form in self.forms)
 
-    def heads(self, heading: str) -> bool:
-        """A clause's heading names it, in its words or in all the wording's terms for a plain phrase of it ("pay
-        part of the bill myself": "6.1 Co-payment")."""
-        return self.named_by(heading) or self.said_in_its_terms(heading)
-
     def touched_by(self, text: str) -> bool:
         """The text names something of it."""
         named = set(words(text))
@@ -960,6 +955,18 @@ def policy_subject(question: str, analysis: QuestionAnalysis, blocks: list[Evide
     return Subject((own, *(frozenset(form) for form in bridged if form)), tuple(terms for terms in legal if terms))
 
 
+def _headed_in_its_terms(subject: Subject, eligible: list[Option], blocks: list[Evidence]) -> list[Option]:
+    """The clauses headed by the wording's term for a plain phrase of the question ("pay part of the bill myself":
+    "6.1 Co-payment"), and those headed by another thing the question names that their headings do not ("daily cash
+    in hospital and in the ICU": "3.5 ICU Daily Cash Benefit" beside "3.4 Hospital Daily Cash Benefit")."""
+    termed = [o for o in eligible if subject.said_in_its_terms(_heading(blocks[o.block]))]
+    if not termed:
+        return []
+    said = {w for o in termed for w in words(_heading(blocks[o.block]))}
+    own = subject.forms[0]
+    return [o for o in eligible if o in termed or (set(words(_heading(blocks[o.block]))) & own) - said]
+
+
 def _names_asked(asked: set[str], option: Option, block: Evidence) -> bool:
     """The statement, or its clause's heading, names what the question asks about (not only as what an
     exclusion leaves out: "alternative treatments (other than AYUSH treatment)" is not about AYUSH)."""
@@ -1011,7 +1018,8 @@ def lead_option(
         stating = [o for o in ranked if fact_kind and _states_fact(fact_kind, o, blocks[o.block], subject)]
         ranked = stating or ranked  # asked how long or how much, a clause stating no period or amount does not answer
         eligible = [o for o in ranked if not _defines(o, blocks) and (o.cue or not cued or o in stating)]
-        headed = [o for o in eligible if subject.heads(_heading(blocks[o.block]))]
+        termed = _headed_in_its_terms(subject, eligible, blocks)
+        headed = [o for o in eligible if o in termed or subject.named_by(_heading(blocks[o.block]))]
         if headed:
             ranked = headed
         elif ranked and (

@@ -234,4 +234,23 @@ def chunk_document(
                     match_context=match_context,
                 )
             )
-    return chunks
+    return _definitions_linked(chunks, document.doc_id)
+
+
+def _definitions_linked(chunks: list[Chunk], doc_id: str) -> list[Chunk]:
+    """A wording's definition of a term points, like a list pointer, to the clause of the same wording headed by that
+    term ("2.10 Free Look Period" means ... -> "8.2 Free Look Period": not applicable to this Group Policy): what a
+    term means is followed by what the wording rules on it."""
+    ruling: dict[str, list[str]] = {}
+    for c in chunks:
+        name, clause = str(c.metadata.get("benefit_name") or "").lower(), c.metadata.get("clause_id")
+        if name and clause and c.metadata.get("section_key") != "definitions":
+            ruling.setdefault(name, []).append(qualified_clause(str(clause), doc_id))
+    linked = []
+    for c in chunks:
+        name = str(c.metadata.get("benefit_name") or "").lower()
+        tokens = ruling.get(name, []) if c.metadata.get("section_key") == "definitions" else []
+        explains = list(c.metadata.get("explains") or [])
+        added = [t for t in dict.fromkeys(tokens) if t not in explains]
+        linked.append(c.model_copy(update={"metadata": {**c.metadata, "explains": explains + added}}) if added else c)
+    return linked

@@ -892,7 +892,8 @@ EXPANSIONS: list[tuple[str, str]] = [
     # handing a policy back soon after buying it, for a refund: the free look (cooling-off) period
     (
         r"\bcooling[- ]off\b|\bchang\w* (my|our|his|her|their) minds?\b.{0,40}\b(buy|bought|buying|purchas\w*|polic"
-        r"(y|ies)|rider|refund)|\b(hand|give|send|return)\w* (it|the (policy|rider)|my (policy|rider)) back\b",
+        r"(y|ies)|rider|refund)|\b(hand|give|send|return)\w* (it|the (policy|rider)|my (policy|rider)) back\b"
+        r"|\b(return|cancel)\w* (it|the (policy|rider)|my (policy|rider))\b.{0,40}\b(refund|money back)\b",
         "free look period",
     ),
     (r"\bgrace\b", "grace period"),

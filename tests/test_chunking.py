@@ -212,3 +212,31 @@ def test_an_exclusion_s_code_is_not_part_of_its_name_whatever_dash_or_line_break
     assert benefit_name("7.6. Hazardous or Adventure sports: (Code –") == "Hazardous or Adventure sports"
     assert benefit_name("5.12 Refractive Error (Code - Excl15)") == "Refractive Error"
     assert benefit_name("5.16 War and Nuclear Perils (Code - ASTEXC01)") == "War and Nuclear Perils (Code - ASTEXC01)"
+
+
+def test_a_wording_s_definition_points_to_the_clause_headed_by_the_term_it_defines():
+    """ "2.10 Free Look Period" (what it means) points to "8.2 Free Look Period" (not applicable to a group policy),
+    as a list pointer does, and to no clause of another wording."""
+    root = CORPUS / "insurance"
+    chunks = chunks_of(root / "careshield_rider_group.txt", root)
+    by_citation = {c.citation: c for c in chunks}
+    definition, ruling = (
+        by_citation["CareShield Rider (Group) cl. 2.10"],
+        by_citation["CareShield Rider (Group) cl. 8.2"],
+    )
+    own = [t for t in ruling.refs if t.startswith(ruling.doc_id.lower())]
+    assert own and set(own) <= set(definition.metadata["explains"])
+    assert not ruling.metadata["explains"]  # the ruling clause points nowhere back
+
+
+def test_a_definition_s_clause_joins_the_evidence_and_answers(make_services):
+    from tests.conftest import run_graph
+
+    out = run_graph(
+        "My employer enrolled me in the group CareShield rider last week. Can I return it within the 30 days and get "
+        "my money back, as you can with a policy you buy yourself?",
+        make_services(),
+        collection="insurance",
+    )
+    assert out.citations[0].citation == "CareShield Rider (Group) cl. 8.2", out.answer
+    assert "not applicable to this Group Policy" in out.answer.split("[Source")[0], out.answer

@@ -2142,7 +2142,7 @@ def test_a_clause_headed_by_the_wording_s_term_for_the_plain_phrase_leads(make_s
     from generation.compose import Subject
 
     copay = Subject((frozenset({"bill", "part"}),), (frozenset({"co", "payment", "copay"}),))
-    assert copay.heads("6.1 Co-payment") and not copay.heads("1.2 Operative Clause")
+    assert copay.said_in_its_terms("6.1 Co-payment") and not copay.said_in_its_terms("1.2 Operative Clause")
     out = run_graph(
         "I turned 64 before this policy year began and I'm on the individual CareShield rider. If I'm admitted to "
         "hospital, will I have to pay some of the bill myself? Does that also reduce the daily hospital cash?",

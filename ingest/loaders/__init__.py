@@ -174,7 +174,7 @@ def load_document(path: Path, root: Path, defaults: dict[str, Any] | None = None
 
 # Bump when loading or chunking changes what a document becomes: every document is then re-chunked
 # on the next ingest (vectors of unchanged text come from the cache, so this costs little).
-PIPELINE_VERSION = "25"
+PIPELINE_VERSION = "26"
 
 
 def fingerprint(path: Path, defaults: dict[str, Any] | None) -> str:
