@@ -609,10 +609,8 @@ def options(question: str, analysis: QuestionAnalysis, blocks: list[Evidence], e
             score -= ANOTHER_CASE_PENALTY
         if _case_denied(denied, statement.text):  # "there's been no investigation": not "Where ... an investigation"
             score -= DENIED_CASE_PENALTY
-        elif denied & set(
-            words(statement.text)
-        ):  # ... nor one on it ("not payable for days in an Intensive Care Unit")
-            score -= DENIED_MENTION_PENALTY
+        elif denied & set(words(statement.text)):
+            score -= DENIED_MENTION_PENALTY  # ... nor one naming it ("not payable for days in an Intensive Care Unit")
         if block.document_type == "policy_wording" and (
             (analysis.answer_type == "deadline" and puts_the_duty_on_the_asker(question, statement.text))
             or the_asker_acts(question, statement.text)
@@ -1920,14 +1918,15 @@ def _scope_for_the_case(lead: Option, candidates: list[Option], blocks: list[Evi
 
 
 # ... or to some of what a rule of the same clause covers: "The Co-payment does not apply to the fixed benefits ..."
-_NOT_PAYABLE_RE = re.compile(
-    r"^\W*(?:the|this|such) [\w -]{2,40}? (?:is|are) not payable (?:for|in|if|where|when) (?P<to>[^.;]+)", re.I
-)
-_PAYS_RE = re.compile(r"\b(?:will|shall) pay\b|\bis payable\b", re.I)
 _NOT_APPLYING_RE = re.compile(
     r"^\W*(?:the|a|an|this|such)? ?(?P<thing>[\w -]{2,40}?) (?:does|do|shall|will) not apply (?:to|in) (?P<to>[^.;]+)",
     re.I,
 )
+# a benefit's cases left out ("The benefit is not payable for Day Care Treatment ..."), and the clause paying it
+_NOT_PAYABLE_RE = re.compile(
+    r"^\W*(?:the|this|such) [\w -]{2,40}? (?:is|are) not payable (?:for|in|if|where|when) (?P<to>[^.;]+)", re.I
+)
+_PAYS_RE = re.compile(r"\b(?:will|shall) pay\b|\bis payable\b", re.I)
 
 
 _FEE_RE = re.compile(r"\b(fees?|charges?|charged|charging)\b", re.I)

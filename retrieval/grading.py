@@ -328,7 +328,7 @@ def _lift_pointed_lists(evidence: list[Evidence], grades: list[ChunkGrade]) -> N
     names, not "lump sum"), yet it is what the referring clause's answer consists of."""
     lists: dict[str, float] = {}
     for e, g in zip(evidence, grades, strict=True):
-        if e.document_type == "policy_wording":  # its pointers, found at ingest (ingest.chunking.clause_links)
+        if e.document_type == "policy_wording":  # its pointers, found at ingest (ingest.chunking: lists, definitions)
             for token in e.metadata.get("explains") or []:
                 lists[token] = max(lists.get(token, 0.0), min(g.confidence, REFERENCE_MATCH_FLOOR))
     for e, g in zip(evidence, grades, strict=True):
